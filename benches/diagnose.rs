@@ -1,0 +1,38 @@
+//! Parse and diagnose the flagship trace and each shared case (native).
+//! Run: `cargo bench --bench diagnose`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+
+const CASES: &[(&str, &str)] = &[
+    ("seed", include_str!("../tests/cases/seed.txt")),
+    ("seed-quoted", include_str!("../tests/cases/seed-quoted.txt")),
+    ("seed-log4j", include_str!("../tests/cases/seed-log4j.txt")),
+    ("seed-rest", include_str!("../tests/cases/seed-rest.json")),
+];
+
+fn bench(c: &mut Criterion) {
+    // Load and compile the rules once, outside the measurement.
+    let _ = trace_doctor::rules::catalogue();
+    let mut group = c.benchmark_group("diagnose");
+    for (name, input) in CASES {
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        group.bench_with_input(BenchmarkId::new("parse", name), input, |b, i| {
+            b.iter(|| trace_doctor::parse::parse(black_box(i)))
+        });
+        group.bench_with_input(BenchmarkId::new("diagnose", name), input, |b, i| {
+            b.iter(|| trace_doctor::diagnose(black_box(i)))
+        });
+    }
+    group.finish();
+    c.bench_function("rules/compile-catalogue", |b| {
+        b.iter(|| {
+            let defs: Vec<trace_doctor::rules::schema::RuleDef> =
+                serde_json::from_str(trace_doctor::rules::RULES_JSON).expect("bundled rules parse");
+            defs.into_iter().map(trace_doctor::rules::Rule::compile).count()
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs every tool the build and the tests need, idempotently (skips what is there).
+# Versions are pinned in ../shared/toolchain.md; keep them in step with Cargo.toml and Trunk.toml.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+TOOLS_DIR="$PWD/.tools"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 min)"
+  # no --locked: its lockfile names a crate version the registry mirror lacks (shared/toolchain.md)
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! trunk --version 2>/dev/null | grep -q " $TRUNK_VERSION\$"; then
+  log "installing trunk $TRUNK_VERSION (about 7 min)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked --force
+fi
+
+mkdir -p "$TOOLS_DIR"
+if ! cmp -s tests/e2e/package.json "$TOOLS_DIR/package.json" \
+  || [ ! -x "$TOOLS_DIR/node_modules/.bin/wasm-opt" ] \
+  || [ ! -d "$TOOLS_DIR/node_modules/playwright-core" ]; then
+  log "installing binaryen (wasm-opt) and playwright-core into $TOOLS_DIR"
+  cp tests/e2e/package.json "$TOOLS_DIR/package.json"
+  npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --loglevel=error
+fi
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  log "installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+log "tools ready"

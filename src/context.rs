@@ -1,0 +1,156 @@
+//! Facts read out of the text around a trace: checkpoint id, task (operator chain, subtask,
+//! parallelism, attempt) and time.
+//!
+//! Flink names a task `<chain name> (<subtask>/<parallelism>)#<attempt>` where the chain name
+//! joins the chained operators' names with ` -> ` and the subtask is printed 1-based; the
+//! `#<attempt>` suffix exists from Flink 1.11 (FLINK-16620). The checkpoint failure messages
+//! read "Could not perform checkpoint N for operator <task>." (`StreamTask`) and "Could not
+//! complete snapshot N for operator <task>. Failure reason: …" (`CheckpointException`).
+
+use crate::model::Trace;
+use regex::Regex;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// A Flink task as named in the text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Task {
+    /// The chain name as printed (`a -> b`).
+    pub name: String,
+    /// The chained operators, in chain order (the name split at ` -> `).
+    pub operators: Vec<String>,
+    /// Subtask as printed: 1-based.
+    pub subtask: u32,
+    /// Parallelism of the task.
+    pub parallelism: u32,
+    /// Execution attempt (`#0`), when printed (Flink 1.11 and later).
+    pub attempt: Option<u32>,
+}
+
+/// What the text says about where and when the trace happened. Fields are `None` when unknown.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Context {
+    /// The checkpoint that failed (`Could not perform checkpoint 575 …`).
+    pub checkpoint_id: Option<u64>,
+    /// The task that failed.
+    pub task: Option<Task>,
+    /// A timestamp printed on or just above the trace's first line, as printed
+    /// (`2021-08-18 06:18:37`).
+    pub time: Option<String>,
+}
+
+fn task_in_message() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?:for operator|for task|of task)\s+(.+?)\s+\((\d+)/(\d+)\)(?:#(\d+))?")
+            .expect("valid regex")
+    })
+}
+
+fn task_in_log_line() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?:\] - |^)(.+?) \((\d+)/(\d+)\)(?:#(\d+))? \([0-9a-f]{32}\) switched from")
+            .expect("valid regex")
+    })
+}
+
+fn checkpoint_id() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"\b(?:[Cc]heckpoint|[Ss]napshot)\s+(?:id\s+)?(\d{1,18})\b").expect("valid regex")
+    })
+}
+
+fn timestamp() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"\b(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,6})?)").expect("valid regex")
+    })
+}
+
+/// Reads the context of `trace` from its messages and from the lines of `input` just above it.
+pub fn read(input: &str, trace: &Trace) -> Context {
+    let chain = trace.cause_chain();
+    let messages: Vec<String> = chain
+        .iter()
+        .filter_map(|&i| trace.throwables[i].message.as_deref())
+        .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let checkpoint_id = messages
+        .iter()
+        .find_map(|m| checkpoint_id().captures(m))
+        .and_then(|c| c[1].parse().ok());
+    let mut task = messages
+        .iter()
+        .find_map(|m| task_in_message().captures(m))
+        .map(|c| task_from(&c));
+    // The lines just above the trace (a log line that announces the failure, a date).
+    let start = trace.span.start.min(input.len());
+    let before = preceding_lines(input, start, 3);
+    if task.is_none() {
+        task = before
+            .lines()
+            .rev()
+            .find_map(|l| task_in_log_line().captures(l))
+            .map(|c| task_from(&c));
+    }
+    let time = before
+        .lines()
+        .rev()
+        .find_map(|l| timestamp().captures(l))
+        .map(|c| c[1].to_owned());
+    Context {
+        checkpoint_id,
+        task,
+        time,
+    }
+}
+
+fn task_from(c: &regex::Captures<'_>) -> Task {
+    let name = c[1].trim().to_owned();
+    Task {
+        operators: name.split(" -> ").map(|s| s.trim().to_owned()).collect(),
+        name,
+        subtask: c[2].parse().unwrap_or(0),
+        parallelism: c[3].parse().unwrap_or(0),
+        attempt: c.get(4).and_then(|a| a.as_str().parse().ok()),
+    }
+}
+
+/// The text from the start of the `n`-th line above `offset` up to the end of `offset`'s line.
+fn preceding_lines(input: &str, offset: usize, n: usize) -> &str {
+    let mut begin = input[..offset].rfind('\n').map_or(0, |i| i + 1);
+    for _ in 0..n {
+        if begin == 0 {
+            break;
+        }
+        begin = input[..begin - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    let end = input[offset..].find('\n').map_or(input.len(), |i| offset + i);
+    &input[begin..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_task_and_checkpoint_from_a_wrapped_message() {
+        let input = "2021-08-18 06:18:37\njava.io.IOException: Could not perform checkpoint 575 for operator\nSource: a -> b (b)\n(18/60)#0.\n\tat x.Y.z(Y.java:1)\n";
+        let parsed = crate::parse::parse(input);
+        let ctx = read(input, &parsed.traces[0]);
+        assert_eq!(ctx.checkpoint_id, Some(575));
+        let task = ctx.task.unwrap();
+        assert_eq!(task.operators, ["Source: a", "b (b)"]);
+        assert_eq!((task.subtask, task.parallelism, task.attempt), (18, 60, Some(0)));
+        assert_eq!(ctx.time.as_deref(), Some("2021-08-18 06:18:37"));
+    }
+
+    #[test]
+    fn nothing_known_gives_none() {
+        let input = "java.lang.RuntimeException: boom\n\tat x.Y.z(Y.java:1)\n";
+        let ctx = read(input, &crate::parse::parse(input).traces[0]);
+        assert_eq!(ctx, Context::default());
+    }
+}

@@ -1,0 +1,427 @@
+//! Undoing what carried the trace: JSON string escapes and HTML escaping.
+//!
+//! A [`Document`] is decoded text plus an offset map back to the original input, so that the
+//! parser works on clean text while every span it reports still points into what was pasted.
+//! Mail quoting, CRLF and hard wraps are line-level matters and are handled by the parser.
+
+use crate::span::Span;
+
+/// One piece of the offset map: `dec_len` decoded bytes at `dec_start` came from `orig_len`
+/// original bytes at `orig_start`. Copied pieces have equal lengths; replaced pieces (an escape
+/// such as `\n` or `&lt;`) map as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    dec_start: usize,
+    dec_len: usize,
+    orig_start: usize,
+    orig_len: usize,
+}
+
+impl Piece {
+    fn copied(&self) -> bool {
+        self.dec_len == self.orig_len
+    }
+}
+
+/// How a document was taken out of the input, shown to the person ("read from JSON string").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Container {
+    /// The input as pasted.
+    Plain,
+    /// A string literal inside JSON (Flink REST responses, JSON logs); escapes undone.
+    JsonString,
+}
+
+/// Decoded text with a map from its byte offsets to byte offsets of the original input.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The decoded text the parser reads.
+    pub text: String,
+    pieces: Vec<Piece>,
+    /// Where the document came from.
+    pub container: Container,
+    /// True when HTML escapes (`&lt;`, `&gt;`, `&amp;`, …) or tags (`<br>`) were undone.
+    pub html_unescaped: bool,
+}
+
+impl Document {
+    /// The whole input, unchanged (identity map).
+    pub fn plain(input: &str) -> Self {
+        Document {
+            text: input.to_owned(),
+            pieces: vec![Piece {
+                dec_start: 0,
+                dec_len: input.len(),
+                orig_start: 0,
+                orig_len: input.len(),
+            }],
+            container: Container::Plain,
+            html_unescaped: false,
+        }
+    }
+
+    /// Maps a byte offset of the decoded text to the original input, as the start of a span.
+    pub fn orig_start(&self, dec: usize) -> usize {
+        match self.piece_at(dec) {
+            Some(p) if p.copied() => p.orig_start + (dec - p.dec_start),
+            Some(p) => p.orig_start,
+            None => self.orig_end_of_all(),
+        }
+    }
+
+    /// Maps a byte offset of the decoded text to the original input, as the end of a span.
+    pub fn orig_end(&self, dec: usize) -> usize {
+        if dec == 0 {
+            return self.orig_start(0);
+        }
+        match self.piece_at(dec - 1) {
+            Some(p) if p.copied() => p.orig_start + (dec - p.dec_start),
+            Some(p) => p.orig_start + p.orig_len,
+            None => self.orig_end_of_all(),
+        }
+    }
+
+    /// Maps a decoded range to a span of the original input.
+    pub fn orig_span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.orig_start(start), self.orig_end(end))
+    }
+
+    fn orig_end_of_all(&self) -> usize {
+        self.pieces.last().map_or(0, |p| p.orig_start + p.orig_len)
+    }
+
+    fn piece_at(&self, dec: usize) -> Option<&Piece> {
+        let i = self.pieces.partition_point(|p| p.dec_start + p.dec_len <= dec);
+        self.pieces.get(i).filter(|p| p.dec_start <= dec)
+    }
+}
+
+/// Builds a [`Document`] from pieces of a previous one (so maps compose back to the input).
+struct Builder<'a> {
+    from: &'a Document,
+    text: String,
+    pieces: Vec<Piece>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(from: &'a Document) -> Self {
+        Builder {
+            from,
+            text: String::with_capacity(from.text.len()),
+            pieces: Vec::new(),
+        }
+    }
+
+    /// Copies `from.text[start..end]` unchanged.
+    fn copy(&mut self, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        // The range may cross several pieces of the source map: split it along them.
+        let mut pos = start;
+        while pos < end {
+            let Some(p) = self.from.piece_at(pos) else {
+                break;
+            };
+            let piece_end = (p.dec_start + p.dec_len).min(end);
+            let dec_start = self.text.len();
+            self.text.push_str(&self.from.text[pos..piece_end]);
+            if p.copied() {
+                self.push(Piece {
+                    dec_start,
+                    dec_len: piece_end - pos,
+                    orig_start: p.orig_start + (pos - p.dec_start),
+                    orig_len: piece_end - pos,
+                });
+            } else {
+                self.push(Piece {
+                    dec_start,
+                    dec_len: piece_end - pos,
+                    orig_start: p.orig_start,
+                    orig_len: p.orig_len,
+                });
+            }
+            pos = piece_end;
+        }
+    }
+
+    /// Replaces `from.text[start..end]` with `with`.
+    fn replace(&mut self, start: usize, end: usize, with: &str) {
+        let span = self.from.orig_span(start, end);
+        let dec_start = self.text.len();
+        self.text.push_str(with);
+        if with.is_empty() {
+            return;
+        }
+        self.push(Piece {
+            dec_start,
+            dec_len: with.len(),
+            orig_start: span.start,
+            orig_len: span.len(),
+        });
+    }
+
+    fn push(&mut self, piece: Piece) {
+        // Merge adjacent copied pieces so the map stays small on long clean runs.
+        if let Some(last) = self.pieces.last_mut() {
+            if last.copied()
+                && piece.copied()
+                && last.dec_start + last.dec_len == piece.dec_start
+                && last.orig_start + last.orig_len == piece.orig_start
+            {
+                last.dec_len += piece.dec_len;
+                last.orig_len += piece.orig_len;
+                return;
+            }
+        }
+        self.pieces.push(piece);
+    }
+
+    fn finish(self, container: Container, html_unescaped: bool) -> Document {
+        Document {
+            text: self.text,
+            pieces: self.pieces,
+            container,
+            html_unescaped,
+        }
+    }
+}
+
+/// Splits the input into the documents the parser reads.
+///
+/// Input that looks like JSON (first non-blank byte `{` or `[`) gives one document per string
+/// literal that holds a stack frame line (`at …(`), in input order; anything else is one plain
+/// document. Each document is then HTML-unescaped when it shows HTML escapes.
+pub fn documents(input: &str) -> Vec<Document> {
+    let plain = Document::plain(input);
+    let trimmed = input.trim_start();
+    let mut docs = Vec::new();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        docs = json_string_documents(&plain);
+    }
+    if docs.is_empty() {
+        docs.push(plain);
+    }
+    docs.into_iter().map(html_unescape).collect()
+}
+
+/// Finds JSON string literals holding a stack frame and decodes their escapes.
+///
+/// Tolerates invalid or truncated JSON: a literal is read up to its closing quote or the end.
+fn json_string_documents(doc: &Document) -> Vec<Document> {
+    let bytes = doc.text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(rel) = memchr_byte(b'"', &bytes[i..]) {
+        let open = i + rel;
+        let mut j = open + 1;
+        let mut has_escape_n = false;
+        while j < bytes.len() && bytes[j] != b'"' {
+            if bytes[j] == b'\\' {
+                if bytes.get(j + 1) == Some(&b'n') {
+                    has_escape_n = true;
+                }
+                j += 1;
+            }
+            j += 1;
+        }
+        let close = j.min(bytes.len());
+        let raw = &doc.text[open + 1..close];
+        if has_escape_n && (raw.contains("\\tat ") || raw.contains("\\nat ") || raw.contains("\\n    at ")) {
+            out.push(json_unescape(doc, open + 1, close));
+        }
+        i = (close + 1).min(bytes.len());
+        if i >= bytes.len() {
+            break;
+        }
+    }
+    out
+}
+
+fn json_unescape(doc: &Document, start: usize, end: usize) -> Document {
+    let mut b = Builder::new(doc);
+    let text = &doc.text;
+    let mut run = start;
+    let mut i = start;
+    let bytes = text.as_bytes();
+    while i < end {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        b.copy(run, i);
+        let esc = bytes.get(i + 1).copied();
+        let (with, len): (String, usize) = match esc {
+            Some(b'n') => ("\n".into(), 2),
+            Some(b't') => ("\t".into(), 2),
+            Some(b'r') => ("\r".into(), 2),
+            Some(b'"') => ("\"".into(), 2),
+            Some(b'\\') => ("\\".into(), 2),
+            Some(b'/') => ("/".into(), 2),
+            Some(b'b') => ("\u{8}".into(), 2),
+            Some(b'f') => ("\u{c}".into(), 2),
+            Some(b'u') => {
+                let hex = text.get(i + 2..i + 6).unwrap_or("");
+                match u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
+                    Some(c) => (c.to_string(), 6),
+                    // A surrogate or a broken escape: keep a replacement character.
+                    None => ('\u{fffd}'.to_string(), 2 + hex.len().min(4)),
+                }
+            }
+            _ => (String::new(), 1),
+        };
+        let stop = (i + len).min(end);
+        let stop = (stop..=end).find(|&k| text.is_char_boundary(k)).unwrap_or(end);
+        b.replace(i, stop, &with);
+        i = stop;
+        run = stop;
+    }
+    b.copy(run, end);
+    b.finish(Container::JsonString, false)
+}
+
+const ENTITIES: &[(&str, &str)] = &[
+    ("&lt;", "<"),
+    ("&gt;", ">"),
+    ("&amp;", "&"),
+    ("&quot;", "\""),
+    ("&apos;", "'"),
+    ("&#39;", "'"),
+    ("&#x27;", "'"),
+    ("&nbsp;", " "),
+    ("&#36;", "$"),
+];
+
+/// Undoes HTML escaping and line-break tags when the document shows any of them.
+fn html_unescape(doc: Document) -> Document {
+    let t = &doc.text;
+    let looks_html = t.contains("&lt;")
+        || t.contains("&gt;")
+        || t.contains("&amp;")
+        || t.contains("&quot;")
+        || t.contains("&#")
+        || contains_ignore_case(t, "<br")
+        || contains_ignore_case(t, "<pre");
+    if !looks_html {
+        return doc;
+    }
+    let container = doc.container;
+    let mut b = Builder::new(&doc);
+    let bytes = t.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'&' => {
+                if let Some((entity, with)) = ENTITIES.iter().find(|(e, _)| t[i..].starts_with(e)) {
+                    b.copy(run, i);
+                    b.replace(i, i + entity.len(), with);
+                    i += entity.len();
+                    run = i;
+                    continue;
+                }
+            }
+            b'<' => {
+                if let Some(tag_len) = html_tag_len(&t[i..]) {
+                    let tag = t[i..i + tag_len].to_ascii_lowercase();
+                    let with = if tag.starts_with("<br") || tag.starts_with("</p") || tag.starts_with("</div") {
+                        "\n"
+                    } else {
+                        ""
+                    };
+                    b.copy(run, i);
+                    b.replace(i, i + tag_len, with);
+                    i += tag_len;
+                    run = i;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.copy(run, bytes.len());
+    b.finish(container, true)
+}
+
+/// Length of an HTML tag (`<br>`, `<br/>`, `</pre>`, `<pre class="x">`) at the start of `s`.
+/// Only tags of the few kinds that wrap pasted text are undone; `<init>` stays.
+fn html_tag_len(s: &str) -> Option<usize> {
+    const TAGS: &[&str] = &["br", "pre", "p", "div", "code", "span", "tt"];
+    let rest = s.strip_prefix('<')?;
+    let rest = rest.strip_prefix('/').unwrap_or(rest);
+    let name_len = rest.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
+    let name = rest.get(..name_len)?.to_ascii_lowercase();
+    if !TAGS.contains(&name.as_str()) {
+        return None;
+    }
+    let after = rest.as_bytes().get(name_len)?;
+    if !matches!(after, b'>' | b' ' | b'/') {
+        return None;
+    }
+    let close = s.find('>')?;
+    (close < 200).then_some(close + 1)
+}
+
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+fn memchr_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().position(|&b| b == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slice<'a>(input: &'a str, doc: &Document, needle: &str) -> &'a str {
+        let at = doc.text.find(needle).expect("needle in decoded text");
+        &input[doc.orig_span(at, at + needle.len()).range()]
+    }
+
+    #[test]
+    fn plain_text_maps_to_itself() {
+        let input = "java.lang.Exception: x\n\tat a.B.c(B.java:1)";
+        let docs = documents(input);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].text, input);
+        assert_eq!(slice(input, &docs[0], "a.B.c"), "a.B.c");
+    }
+
+    #[test]
+    fn json_string_escapes_map_back_to_the_literal() {
+        let input = r#"{"other":"no","root-exception":"java.io.IOException: boom\n\tat a.B.c(B.java:1)\n","t":1}"#;
+        let docs = documents(input);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].container, Container::JsonString);
+        assert_eq!(docs[0].text, "java.io.IOException: boom\n\tat a.B.c(B.java:1)\n");
+        assert_eq!(slice(input, &docs[0], "a.B.c(B.java:1)"), "a.B.c(B.java:1)");
+        assert_eq!(slice(input, &docs[0], "boom\n\tat"), "boom\\n\\tat");
+    }
+
+    #[test]
+    fn html_escapes_are_undone_and_tags_become_line_breaks() {
+        let input = "<pre>X -&gt; Y<br>\tat a.B.&lt;init&gt;(B.java:1)</pre>";
+        let docs = documents(input);
+        assert!(docs[0].html_unescaped);
+        assert_eq!(docs[0].text, "X -> Y\n\tat a.B.<init>(B.java:1)");
+        assert_eq!(slice(input, &docs[0], "<init>"), "&lt;init&gt;");
+        assert_eq!(slice(input, &docs[0], "X -> Y"), "X -&gt; Y");
+    }
+
+    #[test]
+    fn truncated_json_does_not_panic() {
+        for input in ["{\"a\":\"x\\n\\tat a.B(", "[\"\\u12", "{\"\\", "{\"é\\u00e9\\nat x(\""] {
+            let docs = documents(input);
+            for d in &docs {
+                let s = d.orig_span(0, d.text.len());
+                assert!(input.get(s.range()).is_some());
+            }
+        }
+    }
+}

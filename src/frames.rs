@@ -1,0 +1,87 @@
+//! Grouping frames by who wrote the code, so the page can dim and fold what rarely matters.
+
+use serde::Serialize;
+
+/// Who a frame's code belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameGroup {
+    /// The JDK (`java.`, `javax.`, `jdk.`, `sun.`, `com.sun.`).
+    Jdk,
+    /// Apache Flink (`org.apache.flink.`, and its shaded dependencies).
+    Flink,
+    /// Serialization libraries (Kryo, Chill, Objenesis, Avro, Protobuf, Jackson).
+    Serialization,
+    /// The Scala standard library and Akka/Pekko.
+    Scala,
+    /// Other well-known libraries (Kafka, Hadoop, Netty, Guava, …).
+    Library,
+    /// Anything else: most likely the user's own code.
+    User,
+}
+
+impl FrameGroup {
+    /// Label shown in the page (`Flink runtime`).
+    pub fn label(self) -> &'static str {
+        match self {
+            FrameGroup::Jdk => "JDK",
+            FrameGroup::Flink => "Flink runtime",
+            FrameGroup::Serialization => "serialization libraries",
+            FrameGroup::Scala => "Scala / Akka",
+            FrameGroup::Library => "libraries",
+            FrameGroup::User => "user code",
+        }
+    }
+}
+
+const GROUPS: &[(&str, FrameGroup)] = &[
+    ("org.apache.flink.", FrameGroup::Flink),
+    ("java.", FrameGroup::Jdk),
+    ("javax.", FrameGroup::Jdk),
+    ("jdk.", FrameGroup::Jdk),
+    ("sun.", FrameGroup::Jdk),
+    ("com.sun.", FrameGroup::Jdk),
+    ("com.esotericsoftware.", FrameGroup::Serialization),
+    ("com.twitter.chill.", FrameGroup::Serialization),
+    ("org.objenesis.", FrameGroup::Serialization),
+    ("org.apache.avro.", FrameGroup::Serialization),
+    ("com.google.protobuf.", FrameGroup::Serialization),
+    ("com.fasterxml.jackson.", FrameGroup::Serialization),
+    ("scala.", FrameGroup::Scala),
+    ("akka.", FrameGroup::Scala),
+    ("org.apache.pekko.", FrameGroup::Scala),
+    ("org.apache.kafka.", FrameGroup::Library),
+    ("org.apache.hadoop.", FrameGroup::Library),
+    ("io.netty.", FrameGroup::Library),
+    ("com.google.common.", FrameGroup::Library),
+    ("org.apache.commons.", FrameGroup::Library),
+    ("org.slf4j.", FrameGroup::Library),
+    ("org.apache.logging.", FrameGroup::Library),
+    ("org.apache.spark.", FrameGroup::Library),
+    ("org.springframework.", FrameGroup::Library),
+    ("io.grpc.", FrameGroup::Library),
+    ("okhttp3.", FrameGroup::Library),
+    ("org.apache.http.", FrameGroup::Library),
+];
+
+/// The group of a frame's fully qualified class.
+pub fn group_of(class: &str) -> FrameGroup {
+    GROUPS
+        .iter()
+        .find(|(prefix, _)| class.starts_with(prefix))
+        .map_or(FrameGroup::User, |&(_, g)| g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups() {
+        assert_eq!(group_of("java.util.HashMap$HashIterator"), FrameGroup::Jdk);
+        assert_eq!(group_of("org.apache.flink.runtime.taskmanager.Task"), FrameGroup::Flink);
+        assert_eq!(group_of("com.esotericsoftware.kryo.Kryo"), FrameGroup::Serialization);
+        assert_eq!(group_of("com.example.pipeline.SessionEnricher"), FrameGroup::User);
+        assert_eq!(group_of("javaxx.Foo"), FrameGroup::User);
+    }
+}

@@ -1,0 +1,287 @@
+//! Matching compiled rules against a parsed trace: the condition primitives.
+//!
+//! Each primitive is a small function with its own tests: [`match_sequence`] (ordered frames
+//! with gaps and optional steps), throwable lookup (root cause first), frame presence and
+//! absence, and the platform gate ([`is_flink`]). A rule fires when all its non-optional
+//! conditions hold; it then yields a [`Finding`] with the frames it highlights and the reasons.
+
+use crate::model::Trace;
+use crate::rules::{Compiled, CompiledStep, Rule};
+use crate::span::Span;
+use regex::Regex;
+use serde::Serialize;
+
+/// A frame (or throwable header) a finding points at, with the role it plays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Highlight {
+    /// Index of the throwable in [`Trace::throwables`].
+    pub throwable: usize,
+    /// Index of the frame in that throwable's `frames`; `None` for the header.
+    pub frame: Option<usize>,
+    /// Short label ("the map being iterated").
+    pub role: String,
+    /// Where in the original input (for a restored `... N more` frame: where it was printed).
+    pub span: Span,
+}
+
+/// A rule that fired on a trace.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// The rule id.
+    pub rule: String,
+    /// Frames and headers the rule points at, innermost first within each throwable.
+    pub highlights: Vec<Highlight>,
+    /// Why it matched: one sentence per condition that held.
+    pub evidence: Vec<String>,
+    /// Number of non-optional conditions plus highlighted frames: the most specific rule first.
+    pub specificity: usize,
+}
+
+/// True when the trace shows Flink: a frame or a throwable class under `org.apache.flink.`.
+pub fn is_flink(trace: &Trace) -> bool {
+    const FLINK: &str = "org.apache.flink.";
+    trace.throwables.iter().any(|t| {
+        t.class.starts_with(FLINK) || t.frames.iter().any(|f| f.class.starts_with(FLINK))
+    })
+}
+
+/// Matches `steps` in order within `frames` (`class.method` strings, innermost first), with any
+/// frames between steps. Required steps take the earliest frame that keeps the order (which finds
+/// a match whenever one exists); each optional step takes the first frame that fits between its
+/// neighbours. Returns, per step, the matched frame index, or `None` when a required step fails.
+pub fn match_sequence(frames: &[String], steps: &[CompiledStep]) -> Option<Vec<Option<usize>>> {
+    let mut hits = vec![None; steps.len()];
+    let mut pos = 0;
+    for (s, step) in steps.iter().enumerate() {
+        if step.optional {
+            continue;
+        }
+        let k = (pos..frames.len()).find(|&k| step.frame.is_match(&frames[k]))?;
+        hits[s] = Some(k);
+        pos = k + 1;
+    }
+    let mut lo = 0;
+    for s in 0..steps.len() {
+        if let Some(k) = hits[s] {
+            lo = k + 1;
+            continue;
+        }
+        let hi = hits[s + 1..].iter().flatten().next().copied().unwrap_or(frames.len());
+        if let Some(k) = (lo..hi).find(|&k| steps[s].frame.is_match(&frames[k])) {
+            hits[s] = Some(k);
+            lo = k + 1;
+        }
+    }
+    Some(hits)
+}
+
+/// Throwable indices in the order conditions search them: the cause chain from the root cause
+/// up, then the others (suppressed and their causes) in print order.
+pub fn search_order(trace: &Trace) -> Vec<usize> {
+    let mut order: Vec<usize> = trace.cause_chain().into_iter().rev().collect();
+    for i in 0..trace.throwables.len() {
+        if !order.contains(&i) {
+            order.push(i);
+        }
+    }
+    order
+}
+
+fn first_frame(frames: &[String], pattern: &Regex) -> Option<usize> {
+    frames.iter().position(|f| pattern.is_match(f))
+}
+
+/// Applies `rule` to `trace`. Returns `None` when a required condition fails.
+pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
+    if rule.def.platform == "flink" && !is_flink(trace) {
+        return None;
+    }
+    let order = search_order(trace);
+    let quals: Vec<Vec<String>> = trace
+        .throwables
+        .iter()
+        .map(|t| t.frames.iter().map(|f| f.qualified_method()).collect())
+        .collect();
+    let mut bound: Vec<(&str, usize)> = Vec::new();
+    let mut highlights = Vec::new();
+    let mut evidence = Vec::new();
+    let mut specificity = 0;
+    let targets = |within: &str, bound: &[(&str, usize)]| -> Vec<usize> {
+        if within == "any" {
+            order.clone()
+        } else {
+            bound.iter().filter(|(n, _)| *n == within).map(|&(_, i)| i).collect()
+        }
+    };
+    let describe = |t: usize| -> String {
+        let c = &trace.throwables[t].class;
+        if c.is_empty() { "the headerless trace".into() } else { c.clone() }
+    };
+    for cond in &rule.conditions {
+        match cond {
+            Compiled::Throwable { class, message, bind, role, optional, source } => {
+                let found = order.iter().copied().find(|&t| {
+                    let th = &trace.throwables[t];
+                    class.is_match(&th.class)
+                        && message.as_ref().is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))
+                });
+                match found {
+                    Some(t) => {
+                        if let Some(b) = bind {
+                            bound.push((b.as_str(), t));
+                        }
+                        if let Some(role) = role {
+                            highlights.push(Highlight {
+                                throwable: t,
+                                frame: None,
+                                role: role.clone(),
+                                span: trace.throwables[t].header_span,
+                            });
+                        }
+                        if !optional {
+                            specificity += 1;
+                        }
+                        evidence.push(format!("a throwable of class {source} is in the trace ({})", describe(t)));
+                    }
+                    None if *optional => {}
+                    None => return None,
+                }
+            }
+            Compiled::Sequence { within, steps, optional } => {
+                let hit = targets(within, &bound)
+                    .into_iter()
+                    .find_map(|t| match_sequence(&quals[t], steps).map(|h| (t, h)));
+                match hit {
+                    Some((t, hits)) => {
+                        let mut matched = Vec::new();
+                        for (step, k) in steps.iter().zip(&hits) {
+                            let Some(k) = *k else { continue };
+                            matched.push(step.source.as_str());
+                            specificity += 1;
+                            if let Some(role) = &step.role {
+                                highlights.push(Highlight {
+                                    throwable: t,
+                                    frame: Some(k),
+                                    role: role.clone(),
+                                    span: trace.throwables[t].frames[k].span,
+                                });
+                            }
+                        }
+                        if !optional {
+                            specificity += 1;
+                        }
+                        evidence.push(format!(
+                            "the frames of {} show, innermost first: {}",
+                            describe(t),
+                            matched.join(" → ")
+                        ));
+                    }
+                    None if *optional => {}
+                    None => return None,
+                }
+            }
+            Compiled::Frame { within, frame, role, optional, source } => {
+                // Prefer a frame printed where it stands over one restored from `... N more`.
+                let targets = targets(within, &bound);
+                let printed = |t: usize, k: usize| trace.throwables[t].frames[k].expanded_from.is_none();
+                let hit = targets
+                    .iter()
+                    .find_map(|&t| {
+                        (0..quals[t].len()).find(|&k| printed(t, k) && frame.is_match(&quals[t][k])).map(|k| (t, k))
+                    })
+                    .or_else(|| targets.iter().find_map(|&t| first_frame(&quals[t], frame).map(|k| (t, k))));
+                match hit {
+                    Some((t, k)) => {
+                        if let Some(role) = role {
+                            highlights.push(Highlight {
+                                throwable: t,
+                                frame: Some(k),
+                                role: role.clone(),
+                                span: trace.throwables[t].frames[k].span,
+                            });
+                        }
+                        if !optional {
+                            specificity += 1;
+                        }
+                        evidence.push(format!("a frame {source} is in {}", describe(t)));
+                    }
+                    None if *optional => {}
+                    None => return None,
+                }
+            }
+            Compiled::Absent { within, frame, source } => {
+                let targets = targets(within, &bound);
+                if targets.iter().any(|&t| first_frame(&quals[t], frame).is_some()) {
+                    return None;
+                }
+                specificity += 1;
+                let place = if within == "any" { "the trace".to_owned() } else { within.clone() };
+                evidence.push(format!("no frame {source} in {place}"));
+            }
+        }
+    }
+    // Innermost first within each throwable, the root cause's throwable first.
+    highlights.sort_by_key(|h| (order.iter().position(|&t| t == h.throwable), h.frame));
+    highlights.dedup_by(|a, b| a.throwable == b.throwable && a.frame == b.frame);
+    Some(Finding {
+        rule: rule.def.id.clone(),
+        highlights,
+        evidence,
+        specificity,
+    })
+}
+
+/// Applies every rule of the catalogue; findings most specific first.
+pub fn diagnose(trace: &Trace, rules: &[Rule]) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = rules.iter().filter_map(|r| apply(r, trace)).collect();
+    findings.sort_by(|a, b| b.specificity.cmp(&a.specificity).then_with(|| a.rule.cmp(&b.rule)));
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::glob;
+
+    fn step(p: &str, optional: bool) -> CompiledStep {
+        CompiledStep {
+            frame: glob::compile(p).unwrap(),
+            source: p.into(),
+            role: None,
+            optional,
+        }
+    }
+
+    fn frames(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn sequence_allows_gaps_and_keeps_order() {
+        let f = frames(&["a.A.x", "b.B.y", "c.C.z", "d.D.w"]);
+        assert_eq!(match_sequence(&f, &[step("a.A.x", false), step("c.C.z", false)]), Some(vec![Some(0), Some(2)]));
+        assert_eq!(match_sequence(&f, &[step("c.C.z", false), step("a.A.x", false)]), None, "order matters");
+        assert_eq!(match_sequence(&f, &[step("e.*", false)]), None);
+    }
+
+    #[test]
+    fn optional_steps_fill_in_between_required_ones() {
+        let f = frames(&["a.A.x", "b.B.y", "c.C.z", "b.B.y"]);
+        let steps = [step("a.A.x", true), step("b.B.y", true), step("c.C.z", false), step("q.*", true)];
+        assert_eq!(match_sequence(&f, &steps), Some(vec![Some(0), Some(1), Some(2), None]));
+        // An optional step is not taken from beyond the next required step.
+        let steps = [step("b.B.y", false), step("a.A.x", true), step("c.C.z", false)];
+        assert_eq!(match_sequence(&f, &steps), Some(vec![Some(1), None, Some(2)]));
+    }
+
+    #[test]
+    fn search_order_starts_at_the_root_cause() {
+        let trace = &crate::parse::parse(
+            "a.X: 1\n\tat a.A.a(A.java:1)\n\tSuppressed: a.S\nCaused by: a.Y: 2\n\tat b.B.b(B.java:1)\nCaused by: a.Z: 3\n\tat c.C.c(C.java:1)\n",
+        )
+        .traces[0];
+        let names: Vec<&str> = search_order(trace).iter().map(|&i| trace.throwables[i].class.as_str()).collect();
+        assert_eq!(names, ["a.Z", "a.Y", "a.X", "a.S"]);
+        assert!(!is_flink(trace));
+    }
+}

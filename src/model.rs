@@ -1,0 +1,160 @@
+//! The parsed shape of a JVM stack trace: traces, throwables, frames.
+//!
+//! Java prints a throwable as a header (`class: message`), its frames (`at …`), an optional
+//! `... N more`, then its `Suppressed:` throwables (indented) and its `Caused by:` throwable.
+//! Names follow `java.lang.Throwable.printStackTrace`. Text fields are normalised (wraps joined,
+//! escapes undone); the matching [`Span`]s point into the original input.
+
+use crate::decode::Container;
+use crate::span::Span;
+use serde::Serialize;
+
+/// How a frame's source location was printed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Location {
+    /// `File.java:123` (line is 1-based) or `File.java` without a line.
+    Source {
+        /// File name as printed, e.g. `StreamTask.java`.
+        file: String,
+        /// 1-based line number, when printed.
+        line: Option<u32>,
+    },
+    /// `Native Method`.
+    Native,
+    /// `Unknown Source` (no debug information).
+    Unknown,
+}
+
+/// One `at pkg.Class.method(File.java:N)` line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Frame {
+    /// Fully qualified class, with `$` for inner and lambda classes
+    /// (e.g. `java.util.HashMap$HashIterator`). Module and class-loader prefixes are removed.
+    pub class: String,
+    /// Method name as printed (`<init>`, `<clinit>`, `lambda$performCheckpoint$8`).
+    pub method: String,
+    /// Where the frame points in source.
+    pub location: Location,
+    /// Java 9+ module prefix such as `java.base@11.0.9`, when printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    /// log4j2 extended info such as `flink-dist_2.11-1.13.2.jar:1.13.2`, when printed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jar: Option<String>,
+    /// The original text of the frame line(s), from `at` to the end of the frame.
+    pub span: Span,
+    /// `Some(i)` when this frame was not printed here but restored from `... N more`:
+    /// it is frame `i` of the enclosing throwable (Java's rule: the last N frames are shared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expanded_from: Option<usize>,
+}
+
+impl Frame {
+    /// `class.method`, the string frame patterns match against.
+    pub fn qualified_method(&self) -> String {
+        format!("{}.{}", self.class, self.method)
+    }
+
+    /// The class name without its package (`HashMap$HashIterator`).
+    pub fn simple_class(&self) -> &str {
+        self.class.rsplit('.').next().unwrap_or(&self.class)
+    }
+
+    /// File name, when printed.
+    pub fn file(&self) -> Option<&str> {
+        match &self.location {
+            Location::Source { file, .. } => Some(file),
+            _ => None,
+        }
+    }
+
+    /// 1-based line number, when printed.
+    pub fn line(&self) -> Option<u32> {
+        match &self.location {
+            Location::Source { line, .. } => *line,
+            _ => None,
+        }
+    }
+}
+
+/// How a throwable hangs off another one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Relation {
+    /// The first throwable of a trace.
+    Top,
+    /// `Caused by:` of the throwable at the index.
+    CauseOf(usize),
+    /// `Suppressed:` in the throwable at the index.
+    SuppressedBy(usize),
+}
+
+/// One throwable: header, frames, and its place in the trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Throwable {
+    /// Fully qualified class (`java.util.ConcurrentModificationException`); empty when the
+    /// frames had no readable header.
+    pub class: String,
+    /// The message, with hard-wrapped lines joined by `\n` as they appeared; `None` when the
+    /// header had no `: message`.
+    pub message: Option<String>,
+    /// The header line(s): from the class name to the end of the message.
+    pub header_span: Span,
+    /// The class name in the header.
+    pub class_span: Span,
+    /// Printed frames followed by frames restored from `... N more` (marked `expanded_from`).
+    pub frames: Vec<Frame>,
+    /// How many frames `... N more` said were omitted, and where it was printed.
+    pub omitted: Option<(usize, Span)>,
+    /// Where this throwable hangs.
+    pub relation: Relation,
+    /// Index of the `Caused by:` throwable, if any.
+    pub cause: Option<usize>,
+    /// Indices of `Suppressed:` throwables, in print order.
+    pub suppressed: Vec<usize>,
+}
+
+impl Throwable {
+    /// The class name without its package.
+    pub fn simple_class(&self) -> &str {
+        self.class.rsplit('.').next().unwrap_or(&self.class)
+    }
+
+    /// Frames as printed (without those restored from `... N more`).
+    pub fn printed_frames(&self) -> impl Iterator<Item = &Frame> {
+        self.frames.iter().filter(|f| f.expanded_from.is_none())
+    }
+}
+
+/// One stack trace: a top-level throwable with its causes and suppressed throwables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Trace {
+    /// All throwables; index 0 is the top-level one, then in print order.
+    pub throwables: Vec<Throwable>,
+    /// From the header of the first throwable to the end of the last line of the trace.
+    pub span: Span,
+    /// The document the trace was read from.
+    pub container: Container,
+}
+
+impl Trace {
+    /// Indices of the cause chain: the top-level throwable, then each `Caused by:` in turn.
+    pub fn cause_chain(&self) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut next = Some(0);
+        while let Some(i) = next {
+            if i >= self.throwables.len() || chain.contains(&i) {
+                break;
+            }
+            chain.push(i);
+            next = self.throwables[i].cause;
+        }
+        chain
+    }
+
+    /// Index of the root cause: the last throwable of the cause chain.
+    pub fn root_cause(&self) -> usize {
+        self.cause_chain().last().copied().unwrap_or(0)
+    }
+}

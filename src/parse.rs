@@ -1,0 +1,703 @@
+//! The stack-trace parser: finds every trace in a text and reads its throwables and frames.
+//!
+//! Works line by line on each decoded [`Document`]. It recognises the lines Java's
+//! `Throwable.printStackTrace` writes (`at …`, `Caused by: …`, `Suppressed: …`, `... N more`,
+//! logback's `... N common frames omitted`), after removing mail quoting (`> `, `>> `) and
+//! indentation. A trace's first header is found by looking up from its first frame, so a trace may
+//! start in the middle of a log line. Hard-wrapped frames are joined; hard-wrapped messages keep
+//! their line breaks. It never panics and runs in time linear in the input.
+
+use crate::decode::{self, Document};
+use crate::model::{Frame, Location, Relation, Throwable, Trace};
+use crate::span::Span;
+use serde::Serialize;
+
+/// How far up from a trace's first frame the header may be (lines). Messages longer than this
+/// are cut; the header is then not found and the trace is read without one.
+const MAX_MESSAGE_LINES: usize = 64;
+/// How many following lines a hard-wrapped frame may continue over.
+const MAX_FRAME_CONTINUATIONS: usize = 4;
+/// Blank lines allowed inside a trace (some mail clients and log formats add them).
+const MAX_BLANK_RUN: usize = 2;
+
+/// Something the parser saw but could not read fully. It never stops parsing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Where in the original input.
+    pub span: Span,
+    /// Lowercase sentence, details in parentheses (`frame without a location (no "(")`).
+    pub message: String,
+}
+
+/// Everything read from one input.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Parsed {
+    /// Traces in input order.
+    pub traces: Vec<Trace>,
+    /// What could not be read, in input order.
+    pub problems: Vec<Problem>,
+}
+
+/// Parses every trace in `input`.
+///
+/// Never fails: input without a recognisable trace gives no traces, and damaged parts give
+/// [`Problem`]s. All spans are byte offsets into `input` on `char` boundaries.
+pub fn parse(input: &str) -> Parsed {
+    let mut out = Parsed::default();
+    for doc in decode::documents(input) {
+        DocParser::new(&doc, &mut out).run();
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Blank,
+    Frame,
+    CausedBy,
+    Suppressed,
+    Omitted(usize),
+    Other,
+}
+
+impl Kind {
+    fn structural(self) -> bool {
+        !matches!(self, Kind::Blank | Kind::Other)
+    }
+}
+
+/// A line of the decoded document. Offsets are into `Document::text`.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// End of the line without `\r\n` / `\n`.
+    end: usize,
+    /// Start of the content after quote markers and indentation.
+    body: usize,
+    /// Indentation width after quote markers (tab = 4).
+    indent: usize,
+    kind: Kind,
+}
+
+fn split_lines(text: &str) -> Vec<Line> {
+    let mut lines = Vec::with_capacity(text.len() / 60 + 1);
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    while start <= bytes.len() {
+        let nl = bytes[start..].iter().position(|&b| b == b'\n');
+        let (mut end, next) = match nl {
+            Some(rel) => (start + rel, start + rel + 1),
+            None => (bytes.len(), bytes.len() + 1),
+        };
+        if end > start && bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        lines.push(classify(text, start, end));
+        start = next;
+    }
+    lines
+}
+
+/// Strips quote markers and indentation, then decides what kind of line it is.
+fn classify(text: &str, start: usize, end: usize) -> Line {
+    let line = &text[start..end];
+    let mut pos = 0;
+    // Mail quoting: any run of `>` with spaces between (`> `, `>> `, `> > `).
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    if trimmed.starts_with('>') {
+        let q = line.len() - trimmed.len();
+        let after = trimmed.trim_start_matches(['>', ' ']);
+        let quote_len = trimmed.len() - after.len();
+        // Keep indentation past one space after the last `>`.
+        let last_gt = trimmed[..quote_len].rfind('>').map_or(0, |i| i + 1);
+        pos = q + last_gt;
+        if line[pos..].starts_with(' ') {
+            pos += 1;
+        }
+    }
+    let rest = &line[pos..];
+    let unindented = rest.trim_start_matches([' ', '\t', '\u{a0}']);
+    let ws = &rest[..rest.len() - unindented.len()];
+    let indent = ws.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
+    pos += ws.len();
+    let body = &line[pos..];
+    let kind = if body.is_empty() {
+        Kind::Blank
+    } else if body.starts_with("at ") && body.len() > 3 {
+        Kind::Frame
+    } else if body.starts_with("Caused by:") {
+        Kind::CausedBy
+    } else if body.starts_with("Suppressed:") {
+        Kind::Suppressed
+    } else if let Some(n) = omitted_count(body) {
+        Kind::Omitted(n)
+    } else {
+        Kind::Other
+    };
+    Line {
+        end,
+        body: start + pos,
+        indent,
+        kind,
+    }
+}
+
+/// `... 20 more` or logback's `... 20 common frames omitted` → 20.
+fn omitted_count(body: &str) -> Option<usize> {
+    let rest = body.strip_prefix("...")?.trim_start();
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let n = rest.get(..digits)?.parse().ok()?;
+    let tail = rest[digits..].trim();
+    (tail == "more" || tail == "common frames omitted").then_some(n)
+}
+
+/// Finds where a throwable header starts in `body`: a qualified class name followed by `:` or
+/// the end of the line, at the start of the body or (anywhere) when its simple name ends in
+/// `Exception`, `Error` or `Throwable`. Returns the byte offset within `body`.
+fn header_start(body: &str) -> Option<usize> {
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let boundary = i == 0 || !is_ident_byte(bytes[i - 1]) && bytes[i - 1] != b'.';
+        if boundary && is_ident_start(bytes[i]) {
+            let len = qualified_name_len(&body[i..]);
+            if len > 0 {
+                let name = &body[i..i + len];
+                let after = &body[i + len..];
+                let ends_ok = after.is_empty() || after.starts_with(": ") || after == ":";
+                let simple = name.rsplit('.').next().unwrap_or(name);
+                let throwable_like = ["Exception", "Error", "Throwable"]
+                    .iter()
+                    .any(|s| simple.ends_with(s));
+                let class_like = name.contains('.')
+                    && simple.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
+                if ends_ok && class_like && (i == 0 || throwable_like) {
+                    return Some(i);
+                }
+                i += len.max(1);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$'
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Length of `a.b.C$D`-style name at the start of `s` (ASCII identifiers joined by dots).
+fn qualified_name_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    loop {
+        if i >= bytes.len() || !is_ident_start(bytes[i]) {
+            return trim_trailing_dot(s, i);
+        }
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'.' {
+            i += 1;
+        } else {
+            return i;
+        }
+    }
+}
+
+fn trim_trailing_dot(s: &str, i: usize) -> usize {
+    if i > 0 && s.as_bytes()[i - 1] == b'.' {
+        i - 1
+    } else {
+        i
+    }
+}
+
+/// Parses the frame text after `at ` (already joined when wrapped).
+/// Returns `None` for the location-less remainder when there is no `(`.
+fn parse_frame_text(text: &str) -> (String, String, Location, Option<String>, Option<String>) {
+    let text = text.trim();
+    // log4j2 extended info at the end: ` ~[jar:version]` or ` [jar:version]`.
+    let (code, jar) = match text.rfind(" ~[").or_else(|| text.rfind(" [")) {
+        Some(i) if text.ends_with(']') && text[..i].ends_with(')') => {
+            let inner = text[i..].trim_start().trim_start_matches('~');
+            (
+                text[..i].trim_end(),
+                Some(inner.trim_start_matches('[').trim_end_matches(']').to_owned()),
+            )
+        }
+        _ => (text, None),
+    };
+    let (qualified, location) = match code.find('(') {
+        Some(open) => {
+            let close = code[open..].find(')').map_or(code.len(), |c| open + c);
+            (&code[..open], parse_location(&code[open + 1..close]))
+        }
+        None => (code, Location::Unknown),
+    };
+    let (module, qualified) = strip_module(qualified.trim());
+    let (class, method) = match qualified.rfind('.') {
+        Some(dot) => (&qualified[..dot], &qualified[dot + 1..]),
+        None => ("", qualified),
+    };
+    (
+        class.to_owned(),
+        method.to_owned(),
+        location,
+        module.map(str::to_owned),
+        jar,
+    )
+}
+
+fn parse_location(loc: &str) -> Location {
+    let loc = loc.trim();
+    match loc {
+        "Native Method" => Location::Native,
+        "Unknown Source" | "" => Location::Unknown,
+        _ => match loc.rsplit_once(':') {
+            Some((file, line)) if line.bytes().all(|b| b.is_ascii_digit()) && !line.is_empty() => {
+                Location::Source {
+                    file: file.to_owned(),
+                    line: line.parse().ok(),
+                }
+            }
+            _ => Location::Source {
+                file: loc.to_owned(),
+                line: None,
+            },
+        },
+    }
+}
+
+/// Removes Java 9+ `classloader/module@version/` prefixes (`java.base@11.0.9/`, `app//`).
+/// Hidden lambda classes (`Foo$$Lambda$12/0x0000…`) keep their slash.
+fn strip_module(qualified: &str) -> (Option<&str>, &str) {
+    let mut rest = qualified;
+    let mut module = None;
+    while let Some(slash) = rest.find('/') {
+        let prefix = &rest[..slash];
+        let module_like = !prefix.contains('$')
+            && prefix
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'@' | b'-' | b'_'));
+        if !module_like {
+            break;
+        }
+        if !prefix.is_empty() {
+            module = Some(prefix);
+        }
+        rest = &rest[slash + 1..];
+    }
+    (module, rest)
+}
+
+struct DocParser<'a> {
+    doc: &'a Document,
+    lines: Vec<Line>,
+    out: &'a mut Parsed,
+}
+
+impl<'a> DocParser<'a> {
+    fn new(doc: &'a Document, out: &'a mut Parsed) -> Self {
+        DocParser {
+            doc,
+            lines: split_lines(&doc.text),
+            out,
+        }
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        self.doc.orig_span(start, end)
+    }
+
+    fn body(&self, line: &Line) -> &'a str {
+        &self.doc.text[line.body..line.end]
+    }
+
+    fn run(mut self) {
+        let mut i = 0;
+        let mut free_from = 0; // lines before this belong to an earlier trace
+        while i < self.lines.len() {
+            let line = self.lines[i];
+            let start = match line.kind {
+                Kind::Frame => Some(self.find_header(i, free_from)),
+                Kind::CausedBy | Kind::Suppressed => {
+                    // A fragment that starts at a `Caused by:`: read it as the top throwable.
+                    let body = self.body(&line);
+                    let colon = body.find(':').map_or(body.len(), |c| c + 1);
+                    let skip = body[colon..].len() - body[colon..].trim_start().len();
+                    Some((i, Some(line.body + colon + skip)))
+                }
+                _ => None,
+            };
+            match start {
+                Some((header_line, header_at)) => {
+                    let next = self.read_trace(header_line, header_at);
+                    i = next.max(i + 1);
+                    free_from = i;
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    /// Looks up from the first frame at line `first` for the header. Returns the header line and
+    /// the offset where the class name starts, or `(first, None)` when there is none.
+    fn find_header(&self, first: usize, free_from: usize) -> (usize, Option<usize>) {
+        let lowest = free_from.max(first.saturating_sub(MAX_MESSAGE_LINES));
+        let mut j = first;
+        while j > lowest {
+            j -= 1;
+            let line = &self.lines[j];
+            if line.kind != Kind::Other {
+                break;
+            }
+            if let Some(at) = header_start(self.body(line)) {
+                return (j, Some(line.body + at));
+            }
+        }
+        (first, None)
+    }
+
+    /// Reads one trace whose header is at `header_at` (decoded offset) on line `h`; `None` means
+    /// frames without a header starting at line `h`. Returns the line after the trace.
+    fn read_trace(&mut self, h: usize, header_at: Option<usize>) -> usize {
+        let mut built: Vec<Throwable> = Vec::new();
+        let mut stack: Vec<(usize, usize)> = Vec::new(); // (indent, index into built)
+        let mut i;
+        match header_at {
+            Some(at) => {
+                let (throwable, next) = self.read_header(h, at, Relation::Top);
+                built.push(throwable);
+                i = next;
+            }
+            None => {
+                let line = self.lines[h];
+                let span = self.span(line.body, line.body);
+                built.push(empty_throwable(span, Relation::Top));
+                i = h;
+            }
+        }
+        stack.push((0, 0));
+        let mut last_line = h;
+        let mut blank_run = 0;
+        while i < self.lines.len() {
+            let line = self.lines[i];
+            let current = built.len() - 1;
+            match line.kind {
+                Kind::Blank => {
+                    blank_run += 1;
+                    if blank_run > MAX_BLANK_RUN {
+                        break;
+                    }
+                    i += 1;
+                    continue;
+                }
+                Kind::Other => break,
+                Kind::Frame => {
+                    let (frame, next) = self.read_frame(i);
+                    built[current].frames.push(frame);
+                    last_line = next - 1;
+                    i = next;
+                }
+                Kind::Omitted(n) => {
+                    let span = self.span(line.body, line.end);
+                    built[current].omitted = Some((n, span));
+                    last_line = i;
+                    i += 1;
+                }
+                Kind::CausedBy | Kind::Suppressed => {
+                    let body = self.body(&line);
+                    let colon = body.find(':').map_or(body.len(), |c| c + 1);
+                    let skip = body[colon..].len() - body[colon..].trim_start().len();
+                    let at = line.body + colon + skip;
+                    let new_index = built.len();
+                    let relation = if line.kind == Kind::CausedBy {
+                        // Attach to the latest throwable at this indentation or shallower.
+                        let p = stack
+                            .iter()
+                            .rposition(|&(ind, _)| ind <= line.indent)
+                            .unwrap_or(0);
+                        let parent = stack[p].1;
+                        stack.truncate(p);
+                        built[parent].cause = Some(new_index);
+                        Relation::CauseOf(parent)
+                    } else {
+                        let p = stack
+                            .iter()
+                            .rposition(|&(ind, _)| ind < line.indent)
+                            .unwrap_or(0);
+                        let parent = stack[p].1;
+                        stack.truncate(p + 1);
+                        built[parent].suppressed.push(new_index);
+                        Relation::SuppressedBy(parent)
+                    };
+                    let (throwable, next) = self.read_header(i, at, relation);
+                    built.push(throwable);
+                    stack.push((line.indent, new_index));
+                    last_line = next - 1;
+                    i = next;
+                }
+            }
+            blank_run = 0;
+        }
+        let mut throwables = built;
+        self.expand_omitted(&mut throwables);
+        let start = throwables[0].header_span.start;
+        let end_line = self.lines[last_line];
+        let end = self.span(end_line.end, end_line.end).end;
+        self.out.traces.push(Trace {
+            throwables,
+            span: Span::new(start, end),
+            container: self.doc.container,
+        });
+        last_line + 1
+    }
+
+    /// Reads a header starting at decoded offset `at` on line `h`, with message continuation
+    /// lines up to the next structural line. Returns the throwable and the next line to read.
+    fn read_header(&mut self, h: usize, at: usize, relation: Relation) -> (Throwable, usize) {
+        let line = self.lines[h];
+        let text = &self.doc.text[at..line.end];
+        let name_len = qualified_name_len(text);
+        let class = text[..name_len].to_owned();
+        let class_span = self.span(at, at + name_len);
+        let rest = &text[name_len..];
+        let mut message = rest
+            .strip_prefix(':')
+            .map(|m| m.trim().to_owned())
+            .filter(|m| !m.is_empty() || rest.starts_with(':'));
+        if name_len == 0 && !text.trim().is_empty() {
+            message = Some(text.trim().to_owned());
+        }
+        // Message continuation: Other/Blank lines followed by a structural line.
+        let mut j = h + 1;
+        let limit = (h + 1 + MAX_MESSAGE_LINES).min(self.lines.len());
+        while j < limit && !self.lines[j].kind.structural() {
+            j += 1;
+        }
+        let mut end = line.end;
+        if j < limit && j > h + 1 {
+            let mut parts: Vec<&str> = Vec::new();
+            for k in h + 1..j {
+                let l = self.lines[k];
+                parts.push(self.body(&l).trim_end());
+            }
+            while parts.last().is_some_and(|p| p.is_empty()) {
+                parts.pop();
+            }
+            if !parts.is_empty() {
+                end = self.lines[h + parts.len()].end;
+                let joined = parts.join("\n");
+                message = Some(match message {
+                    Some(m) if !m.is_empty() => format!("{m}\n{joined}"),
+                    _ => joined,
+                });
+            }
+        } else {
+            j = h + 1;
+        }
+        let message = message.filter(|m| !m.is_empty());
+        let header_span = self.span(at, end);
+        if name_len == 0 {
+            self.out.problems.push(Problem {
+                span: header_span,
+                message: "throwable header without a class name".into(),
+            });
+        }
+        let throwable = Throwable {
+            class,
+            message,
+            header_span,
+            class_span,
+            frames: Vec::new(),
+            omitted: None,
+            relation,
+            cause: None,
+            suppressed: Vec::new(),
+        };
+        (throwable, j)
+    }
+
+    /// Reads the frame on line `i`, joining hard-wrapped continuation lines.
+    /// Returns the frame and the next line to read.
+    fn read_frame(&mut self, i: usize) -> (Frame, usize) {
+        let line = self.lines[i];
+        let first = &self.doc.text[line.body + 3..line.end];
+        let mut text = first.trim().to_owned();
+        let mut end = line.end;
+        let mut next = i + 1;
+        while !frame_complete(&text)
+            && next < self.lines.len()
+            && next - i <= MAX_FRAME_CONTINUATIONS
+            && self.lines[next].kind == Kind::Other
+        {
+            let l = self.lines[next];
+            text.push_str(self.body(&l).trim());
+            end = l.end;
+            next += 1;
+        }
+        let span = self.span(line.body, end);
+        if !text.contains('(') {
+            self.out.problems.push(Problem {
+                span,
+                message: "frame without a location (no \"(\")".into(),
+            });
+        }
+        let (class, method, location, module, jar) = parse_frame_text(&text);
+        let frame = Frame {
+            class,
+            method,
+            location,
+            module,
+            jar,
+            span,
+            expanded_from: None,
+        };
+        (frame, next)
+    }
+
+    /// Restores `... N more` frames from the enclosing throwable (Java prints a cause's frames
+    /// only up to those it shares with the enclosing trace).
+    fn expand_omitted(&mut self, throwables: &mut [Throwable]) {
+        for t in 0..throwables.len() {
+            let Some((n, span)) = throwables[t].omitted else {
+                continue;
+            };
+            let enclosing = match throwables[t].relation {
+                Relation::CauseOf(p) | Relation::SuppressedBy(p) => p,
+                Relation::Top => continue,
+            };
+            if enclosing >= t {
+                continue;
+            }
+            let parent_frames = &throwables[enclosing].frames;
+            let take = n.min(parent_frames.len());
+            if take < n {
+                self.out.problems.push(Problem {
+                    span,
+                    message: format!(
+                        "\"... {n} more\" but the enclosing throwable has {} frames (restored {take})",
+                        parent_frames.len()
+                    ),
+                });
+            }
+            let from = parent_frames.len() - take;
+            let restored: Vec<Frame> = parent_frames[from..]
+                .iter()
+                .enumerate()
+                .map(|(k, f)| Frame {
+                    expanded_from: Some(from + k),
+                    ..f.clone()
+                })
+                .collect();
+            throwables[t].frames.extend(restored);
+        }
+    }
+}
+
+fn frame_complete(text: &str) -> bool {
+    match text.find('(') {
+        Some(open) => text[open..].contains(')'),
+        None => false,
+    }
+}
+
+fn empty_throwable(span: Span, relation: Relation) -> Throwable {
+    Throwable {
+        class: String::new(),
+        message: None,
+        header_span: span,
+        class_span: span,
+        frames: Vec::new(),
+        omitted: None,
+        relation,
+        cause: None,
+        suppressed: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_start_finds_the_throwable_in_a_log_line() {
+        let line = "2021 WARN org.apache.flink.runtime.taskmanager.Task [] - x switched from RUNNING to FAILED with failure cause: java.io.IOException: Could not";
+        let at = header_start(line).unwrap();
+        assert!(line[at..].starts_with("java.io.IOException:"));
+        assert_eq!(header_start("java.util.ConcurrentModificationException"), Some(0));
+        assert_eq!(header_start("ual_transform_UserLogBlackUidJudger -> ual_transform_IpLabel"), None);
+        assert_eq!(header_start("attributes (com.example.model.Event)"), None);
+        assert_eq!(header_start("2021-08-18 06:18:37"), None);
+    }
+
+    #[test]
+    fn frames_keep_inner_lambda_init_and_module_names() {
+        let (c, m, l, module, jar) = parse_frame_text(
+            "org.apache.flink.runtime.state.PartitionableListState.<init>(PartitionableListState.java:64) ~[flink-dist_2.11-1.13.2.jar:1.13.2]",
+        );
+        assert_eq!((c.as_str(), m.as_str()), ("org.apache.flink.runtime.state.PartitionableListState", "<init>"));
+        assert_eq!(l, Location::Source { file: "PartitionableListState.java".into(), line: Some(64) });
+        assert_eq!(module, None);
+        assert_eq!(jar.as_deref(), Some("flink-dist_2.11-1.13.2.jar:1.13.2"));
+
+        let (c, m, l, module, _) = parse_frame_text("java.base@11.0.9/java.lang.Thread.run(Thread.java:834)");
+        assert_eq!((c.as_str(), m.as_str(), module.as_deref()), ("java.lang.Thread", "run", Some("java.base@11.0.9")));
+        assert_eq!(l, Location::Source { file: "Thread.java".into(), line: Some(834) });
+
+        let (c, m, l, module, _) = parse_frame_text("app//com.x.Y$$Lambda$12/0x0000000800c2c440.accept(Unknown Source)");
+        assert_eq!((c.as_str(), m.as_str(), module), ("com.x.Y$$Lambda$12/0x0000000800c2c440", "accept", None));
+        assert_eq!(l, Location::Unknown);
+
+        let (_, m, l, _, _) = parse_frame_text("sun.misc.Unsafe.park(Native Method)");
+        assert_eq!((m.as_str(), l), ("park", Location::Native));
+    }
+
+    #[test]
+    fn cause_suppressed_and_more_are_linked_by_java_rules() {
+        let input = "java.lang.Exception: top\n\tat a.A.one(A.java:1)\n\tat a.A.two(A.java:2)\n\tat a.A.three(A.java:3)\n\tSuppressed: java.lang.IllegalStateException: sup\n\t\tat b.B.x(B.java:9)\n\t\t... 2 more\n\tCaused by: java.lang.RuntimeException: sup-cause\n\t\t... 3 more\nCaused by: java.lang.Error: root\n\tat c.C.y(C.java:5)\n\t... 1 more\n";
+        let parsed = parse(input);
+        assert_eq!(parsed.traces.len(), 1);
+        let t = &parsed.traces[0];
+        assert_eq!(t.throwables.len(), 4);
+        assert_eq!(t.throwables[1].relation, Relation::SuppressedBy(0));
+        assert_eq!(t.throwables[2].relation, Relation::CauseOf(1));
+        assert_eq!(t.throwables[3].relation, Relation::CauseOf(0));
+        assert_eq!(t.cause_chain(), vec![0, 3]);
+        let sup = &t.throwables[1];
+        assert_eq!(sup.frames.len(), 3);
+        assert_eq!(sup.frames[1].method, "two");
+        assert_eq!(sup.frames[1].expanded_from, Some(1));
+        let root = &t.throwables[3];
+        assert_eq!(root.frames.iter().map(|f| f.method.as_str()).collect::<Vec<_>>(), ["y", "three"]);
+        assert_eq!(&input[root.frames[1].span.range()], "at a.A.three(A.java:3)");
+    }
+
+    #[test]
+    fn too_many_omitted_frames_is_a_problem_not_a_panic() {
+        let parsed = parse("x.Y: a\n\tat a.B.c(B.java:1)\nCaused by: x.Z\n\t... 9 more\n");
+        assert_eq!(parsed.traces[0].throwables[1].frames.len(), 1);
+        assert_eq!(parsed.problems.len(), 1);
+        assert!(parsed.problems[0].message.contains("9 more"));
+    }
+
+    #[test]
+    fn wrapped_frames_are_joined_and_span_the_original_lines() {
+        let input = "> java.lang.IllegalStateException: x\n>         at org.example.Foo.ba\n> r(Foo.java:\n> 12)\n";
+        let parsed = parse(input);
+        let f = &parsed.traces[0].throwables[0].frames[0];
+        assert_eq!((f.class.as_str(), f.method.as_str(), f.line()), ("org.example.Foo", "bar", Some(12)));
+        assert_eq!(&input[f.span.range()], "at org.example.Foo.ba\n> r(Foo.java:\n> 12)");
+    }
+
+    #[test]
+    fn no_trace_in_prose() {
+        let parsed = parse("hello, my job fails. any idea?\n\nthanks");
+        assert!(parsed.traces.is_empty());
+    }
+}

@@ -1,0 +1,369 @@
+//! What people read: the documented JSON shape (see README, "JSON output") and the text and
+//! Markdown renderings, all built from one [`Report`] view model.
+//!
+//! Line numbers here are 1-based lines of the original input, computed from spans.
+
+use crate::diagnose::Diagnosis;
+use crate::frames::group_of;
+use crate::model::{Relation, Trace};
+use crate::rules;
+use crate::span::{LineIndex, Span};
+use serde::Serialize;
+
+/// The JSON document `trace-doctor diagnose --format json` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Distinct traces in input order.
+    pub traces: Vec<TraceReport>,
+    /// What could not be read.
+    pub problems: Vec<ProblemReport>,
+}
+
+/// One distinct trace.
+#[derive(Clone, Debug, Serialize)]
+pub struct TraceReport {
+    /// Times this trace appears in the input.
+    pub occurrences: usize,
+    /// Throwables: the top-level one first, then in print order.
+    pub exceptions: Vec<ExceptionReport>,
+    /// Index into `exceptions` of the root cause (the last `Caused by:` of the top-level chain).
+    pub root_cause: usize,
+    /// Indices into `exceptions` of the cause chain, root cause first.
+    pub cause_chain: Vec<usize>,
+    /// Facts read from the text.
+    pub context: ContextReport,
+    /// Rules that fired, most specific first.
+    pub findings: Vec<FindingReport>,
+    /// First and last 1-based line of the trace in the input.
+    pub lines: [usize; 2],
+}
+
+/// One throwable.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExceptionReport {
+    /// Fully qualified class; empty when the frames had no header.
+    pub class: String,
+    /// Message (wrapped lines joined with `\n`), or null.
+    pub message: Option<String>,
+    /// `top`, `cause` or `suppressed`.
+    pub relation: &'static str,
+    /// Index of the throwable this is the cause of, or that suppressed it.
+    pub parent: Option<usize>,
+    /// 1-based line of the header in the input.
+    pub line: usize,
+    /// Frames, innermost first, including those restored from `... N more`.
+    pub frames: Vec<FrameReport>,
+}
+
+/// One frame.
+#[derive(Clone, Debug, Serialize)]
+pub struct FrameReport {
+    /// Fully qualified class.
+    pub class: String,
+    /// Method name.
+    pub method: String,
+    /// Source file, or null (`Native Method`, `Unknown Source`).
+    pub file: Option<String>,
+    /// 1-based source line, or null.
+    pub line: Option<u32>,
+    /// `jdk`, `flink`, `serialization`, `scala`, `library` or `user`.
+    pub group: crate::frames::FrameGroup,
+    /// True when restored from `... N more` (not printed at this place).
+    pub expanded: bool,
+    /// Byte span in the input (where printed; for restored frames, where the original is).
+    pub span: Span,
+}
+
+/// Facts read from the text; null when unknown.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContextReport {
+    /// The checkpoint that failed.
+    pub checkpoint_id: Option<u64>,
+    /// Task name as printed (`a -> b`).
+    pub task: Option<String>,
+    /// Operators of the chain, in order.
+    pub operators: Option<Vec<String>>,
+    /// Subtask as printed, 1-based.
+    pub subtask: Option<u32>,
+    /// Parallelism.
+    pub parallelism: Option<u32>,
+    /// Execution attempt.
+    pub attempt: Option<u32>,
+    /// Time printed with the trace.
+    pub time: Option<String>,
+    /// Flink version: exact, or a range with reasons.
+    pub flink_version: crate::version::FlinkVersion,
+}
+
+/// A rule that fired.
+#[derive(Clone, Debug, Serialize)]
+pub struct FindingReport {
+    /// Rule id.
+    pub rule: String,
+    /// Rule title.
+    pub title: String,
+    /// One-paragraph summary (Markdown).
+    pub summary: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// Highlighted frames and headers with their roles.
+    pub highlights: Vec<HighlightReport>,
+    /// Why the rule matched.
+    pub evidence: Vec<String>,
+}
+
+/// A highlighted frame or header.
+#[derive(Clone, Debug, Serialize)]
+pub struct HighlightReport {
+    /// Index into `exceptions`.
+    pub exception: usize,
+    /// Index into that exception's `frames`, or null for its header.
+    pub frame: Option<usize>,
+    /// `class.method` of the frame, or the exception class for a header.
+    pub name: String,
+    /// The role label.
+    pub role: String,
+    /// 1-based line in the input.
+    pub line: usize,
+}
+
+/// Something the parser could not read.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProblemReport {
+    /// 1-based line in the input.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn relation(r: Relation) -> (&'static str, Option<usize>) {
+    match r {
+        Relation::Top => ("top", None),
+        Relation::CauseOf(p) => ("cause", Some(p)),
+        Relation::SuppressedBy(p) => ("suppressed", Some(p)),
+    }
+}
+
+/// Builds the report of `diagnosis` over `input` (the same text that was diagnosed).
+pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
+    let index = LineIndex::new(input);
+    let line = |s: Span| index.line_of(s.start);
+    let traces = diagnosis
+        .traces
+        .iter()
+        .map(|d| {
+            let t = &d.trace;
+            let exceptions = t
+                .throwables
+                .iter()
+                .map(|th| {
+                    let (rel, parent) = relation(th.relation);
+                    ExceptionReport {
+                        class: th.class.clone(),
+                        message: th.message.clone(),
+                        relation: rel,
+                        parent,
+                        line: line(th.header_span),
+                        frames: th
+                            .frames
+                            .iter()
+                            .map(|f| FrameReport {
+                                class: f.class.clone(),
+                                method: f.method.clone(),
+                                file: f.file().map(str::to_owned),
+                                line: f.line(),
+                                group: group_of(&f.class),
+                                expanded: f.expanded_from.is_some(),
+                                span: f.span,
+                            })
+                            .collect(),
+                    }
+                })
+                .collect();
+            let findings = d
+                .findings
+                .iter()
+                .map(|f| {
+                    let rule = rules::by_id(&f.rule);
+                    FindingReport {
+                        rule: f.rule.clone(),
+                        title: rule.map(|r| r.def.title.clone()).unwrap_or_default(),
+                        summary: rule.map(|r| r.def.summary.md.clone()).unwrap_or_default(),
+                        severity: rule.map(|r| r.def.severity.clone()).unwrap_or_default(),
+                        highlights: f
+                            .highlights
+                            .iter()
+                            .map(|h| HighlightReport {
+                                exception: h.throwable,
+                                frame: h.frame,
+                                name: highlight_name(t, h.throwable, h.frame),
+                                role: h.role.clone(),
+                                line: line(h.span),
+                            })
+                            .collect(),
+                        evidence: f.evidence.clone(),
+                    }
+                })
+                .collect();
+            let task = d.context.task.as_ref();
+            TraceReport {
+                occurrences: d.occurrences,
+                exceptions,
+                root_cause: d.root_cause,
+                cause_chain: t.cause_chain().into_iter().rev().collect(),
+                context: ContextReport {
+                    checkpoint_id: d.context.checkpoint_id,
+                    task: task.map(|t| t.name.clone()),
+                    operators: task.map(|t| t.operators.clone()),
+                    subtask: task.map(|t| t.subtask),
+                    parallelism: task.map(|t| t.parallelism),
+                    attempt: task.and_then(|t| t.attempt),
+                    time: d.context.time.clone(),
+                    flink_version: d.flink_version.clone(),
+                },
+                findings,
+                lines: [line(t.span), index.line_of(t.span.end.saturating_sub(1).max(t.span.start))],
+            }
+        })
+        .collect();
+    let problems = diagnosis
+        .problems
+        .iter()
+        .map(|p| ProblemReport {
+            line: line(p.span),
+            message: p.message.clone(),
+        })
+        .collect();
+    Report { traces, problems }
+}
+
+fn highlight_name(t: &Trace, throwable: usize, frame: Option<usize>) -> String {
+    let th = &t.throwables[throwable];
+    match frame.and_then(|k| th.frames.get(k)) {
+        Some(f) => f.qualified_method(),
+        None => th.class.clone(),
+    }
+}
+
+/// Plain text for a terminal: per trace, the cause chain root first, the context, and each
+/// finding with its highlighted frames, explanation and fixes (Markdown source as text).
+pub fn render_text(report: &Report) -> String {
+    render(report, false)
+}
+
+/// Markdown for GitHub, JIRA or a mailing-list reply.
+pub fn render_markdown(report: &Report) -> String {
+    render(report, true)
+}
+
+fn render(report: &Report, md: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let h = |level: usize, text: &str| {
+        if md {
+            format!("{} {text}\n\n", "#".repeat(level))
+        } else {
+            format!("{text}\n{}\n\n", if level <= 2 { "=" } else { "-" }.repeat(text.chars().count().min(72)))
+        }
+    };
+    let code = |s: &str| if md { format!("`{s}`") } else { s.to_owned() };
+    if report.traces.is_empty() {
+        out.push_str("No stack trace found (expected lines such as \"at pkg.Class.method(File.java:12)\").\n");
+    }
+    for (n, t) in report.traces.iter().enumerate() {
+        let times = if t.occurrences > 1 { format!(" (seen {} times)", t.occurrences) } else { String::new() };
+        out.push_str(&h(2, &format!("Trace {} — lines {}–{}{times}", n + 1, t.lines[0], t.lines[1])));
+        out.push_str(&h(3, "Cause chain, root cause first"));
+        for (k, &e) in t.cause_chain.iter().enumerate() {
+            let ex = &t.exceptions[e];
+            let msg = ex.message.as_deref().map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "));
+            let label = if k == 0 { "root cause" } else { "wrapped by" };
+            let _ = writeln!(
+                out,
+                "{}. {label}: {}{} (line {})",
+                k + 1,
+                code(&ex.class),
+                msg.map(|m| format!(": {m}")).unwrap_or_default(),
+                ex.line
+            );
+        }
+        out.push('\n');
+        let c = &t.context;
+        let mut facts = Vec::new();
+        if let Some(id) = c.checkpoint_id {
+            facts.push(format!("checkpoint {id}"));
+        }
+        if let Some(ops) = &c.operators {
+            facts.push(format!("operator chain {}", ops.iter().map(|o| code(o)).collect::<Vec<_>>().join(" → ")));
+        }
+        if let (Some(s), Some(p)) = (c.subtask, c.parallelism) {
+            facts.push(format!("subtask {s} of {p}"));
+        }
+        if let Some(a) = c.attempt {
+            facts.push(format!("attempt {a}"));
+        }
+        if let Some(time) = &c.time {
+            facts.push(format!("time {time}"));
+        }
+        facts.push(format!("Flink version {}", c.flink_version.summary));
+        out.push_str(&h(3, "Context"));
+        for f in &facts {
+            let _ = writeln!(out, "- {f}");
+        }
+        for r in &c.flink_version.reasons {
+            let _ = writeln!(out, "  - {r}");
+        }
+        out.push('\n');
+        if t.findings.is_empty() {
+            out.push_str(&h(3, "No known diagnosis"));
+            let root = &t.exceptions[t.root_cause];
+            let _ = writeln!(out, "No rule matched. Root cause: {}.\n", code(&root.class));
+        }
+        for f in &t.findings {
+            out.push_str(&h(3, &format!("Diagnosis: {} [{}]", f.title, f.rule)));
+            let _ = writeln!(out, "{}\n", f.summary);
+            out.push_str("Frames that matter:\n");
+            for hl in &f.highlights {
+                let _ = writeln!(out, "- line {}: {} — {}", hl.line, code(&hl.name), hl.role);
+            }
+            out.push('\n');
+            if let Some(rule) = rules::by_id(&f.rule) {
+                let e = &rule.def.explanation;
+                out.push_str(&h(4, "Why it happens"));
+                let _ = writeln!(out, "{}\n", e.why.md);
+                for s in &e.sections {
+                    out.push_str(&h(4, &s.heading));
+                    let _ = writeln!(out, "{}\n", s.body.md);
+                }
+                out.push_str(&h(4, "Fixes, best first"));
+                for (i, fix) in e.fixes.iter().enumerate() {
+                    let _ = writeln!(out, "{}. {}", i + 1, fix.md.replace('\n', "\n   "));
+                }
+                out.push('\n');
+                if !e.not_fixes.is_empty() {
+                    out.push_str(&h(4, "What does not help"));
+                    for nf in &e.not_fixes {
+                        let _ = writeln!(out, "- {}", nf.md.replace('\n', "\n  "));
+                    }
+                    out.push('\n');
+                }
+                out.push_str(&h(4, "References"));
+                for r in &rule.def.references {
+                    if md {
+                        let _ = writeln!(out, "- [{}]({})", r.title, r.url);
+                    } else {
+                        let _ = writeln!(out, "- {}: {}", r.title, r.url);
+                    }
+                }
+                out.push('\n');
+            }
+        }
+    }
+    if !report.problems.is_empty() {
+        out.push_str(&h(3, "Not read"));
+        for p in &report.problems {
+            let _ = writeln!(out, "- line {}: {}", p.line, p.message);
+        }
+    }
+    out
+}

@@ -1,0 +1,231 @@
+//! The rule catalogue: rules are data (`rules/<id>/rule.toml`), checked and bundled by
+//! `build.rs`, loaded once and compiled here. Matching is in [`crate::matcher`].
+
+pub mod schema;
+
+use crate::glob;
+use regex::Regex;
+use schema::{Condition, RuleDef};
+use std::sync::OnceLock;
+
+/// A rule with its patterns compiled.
+#[derive(Debug)]
+pub struct Rule {
+    /// The rule as written (explanation Markdown already rendered to HTML).
+    pub def: RuleDef,
+    /// Compiled conditions, in the order written.
+    pub conditions: Vec<Compiled>,
+}
+
+/// A compiled [`Condition`]. Frame globs and message regexes are ready to match.
+#[derive(Debug)]
+pub enum Compiled {
+    /// See [`Condition::Throwable`].
+    Throwable {
+        /// Glob over the throwable class.
+        class: Regex,
+        /// Regex over the message (unanchored).
+        message: Option<Regex>,
+        /// Name for later conditions.
+        bind: Option<String>,
+        /// Label for the header.
+        role: Option<String>,
+        /// Not needed for the rule to fire.
+        optional: bool,
+        /// The glob as written, for explaining why the rule matched.
+        source: String,
+    },
+    /// See [`Condition::Sequence`].
+    Sequence {
+        /// `any` or a bound name.
+        within: String,
+        /// Steps in order, innermost frame first.
+        steps: Vec<CompiledStep>,
+        /// Not needed for the rule to fire.
+        optional: bool,
+    },
+    /// See [`Condition::Frame`].
+    Frame {
+        /// `any` or a bound name.
+        within: String,
+        /// Glob over `class.method`.
+        frame: Regex,
+        /// Label for the frame.
+        role: Option<String>,
+        /// Not needed for the rule to fire.
+        optional: bool,
+        /// The glob as written.
+        source: String,
+    },
+    /// See [`Condition::Absent`].
+    Absent {
+        /// `any` or a bound name.
+        within: String,
+        /// Glob over `class.method`.
+        frame: Regex,
+        /// The glob as written.
+        source: String,
+    },
+}
+
+/// A compiled sequence step.
+#[derive(Debug)]
+pub struct CompiledStep {
+    /// Glob over `class.method`.
+    pub frame: Regex,
+    /// The glob as written.
+    pub source: String,
+    /// Label for the frame.
+    pub role: Option<String>,
+    /// Highlighted when present, not required.
+    pub optional: bool,
+}
+
+/// A rule that cannot be compiled (a bad glob or regex). `build.rs` checks the schema; the
+/// catalogue test checks that every pattern compiles, so users never meet this.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// The rule id.
+    pub rule: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rule {}: {}", self.rule, self.reason)
+    }
+}
+
+impl Rule {
+    /// Compiles a rule definition.
+    ///
+    /// Errors: a frame glob with unbalanced braces, an invalid message regex, or a `within` that
+    /// names no earlier `bind`.
+    pub fn compile(def: RuleDef) -> Result<Rule, RuleError> {
+        let err = |reason: String| RuleError {
+            rule: def.id.clone(),
+            reason,
+        };
+        let g = |p: &str| glob::compile(p).map_err(|e| err(e.to_string()));
+        let mut bound: Vec<String> = Vec::new();
+        let check_within = |w: &str, bound: &[String]| {
+            if w == "any" || bound.iter().any(|b| b == w) {
+                Ok(w.to_owned())
+            } else {
+                Err(err(format!("within = {w:?} names no earlier bind")))
+            }
+        };
+        let mut conditions = Vec::new();
+        for c in &def.conditions {
+            conditions.push(match c {
+                Condition::Throwable {
+                    class,
+                    message,
+                    bind,
+                    role,
+                    optional,
+                } => {
+                    let message = match message {
+                        Some(m) => Some(Regex::new(m).map_err(|e| err(e.to_string()))?),
+                        None => None,
+                    };
+                    if let Some(b) = bind {
+                        bound.push(b.clone());
+                    }
+                    Compiled::Throwable {
+                        class: g(class)?,
+                        message,
+                        bind: bind.clone(),
+                        role: role.clone(),
+                        optional: *optional,
+                        source: class.clone(),
+                    }
+                }
+                Condition::Sequence {
+                    within,
+                    steps,
+                    optional,
+                } => Compiled::Sequence {
+                    within: check_within(within, &bound)?,
+                    steps: steps
+                        .iter()
+                        .map(|s| {
+                            Ok(CompiledStep {
+                                frame: g(&s.frame)?,
+                                source: s.frame.clone(),
+                                role: s.role.clone(),
+                                optional: s.optional,
+                            })
+                        })
+                        .collect::<Result<_, RuleError>>()?,
+                    optional: *optional,
+                },
+                Condition::Frame {
+                    within,
+                    frame,
+                    role,
+                    optional,
+                } => Compiled::Frame {
+                    within: check_within(within, &bound)?,
+                    frame: g(frame)?,
+                    role: role.clone(),
+                    optional: *optional,
+                    source: frame.clone(),
+                },
+                Condition::Absent { within, frame } => Compiled::Absent {
+                    within: check_within(within, &bound)?,
+                    frame: g(frame)?,
+                    source: frame.clone(),
+                },
+            });
+        }
+        Ok(Rule { def, conditions })
+    }
+}
+
+/// The rule definitions bundled at build time, as JSON (an array of [`RuleDef`]).
+pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.json"));
+
+/// All rules, compiled once on first use. Rules that fail to compile are left out and listed by
+/// [`catalogue_errors`] (a test keeps that list empty).
+pub fn catalogue() -> &'static [Rule] {
+    &load().0
+}
+
+/// Rules that could not be loaded, with the reason.
+pub fn catalogue_errors() -> &'static [RuleError] {
+    &load().1
+}
+
+fn load() -> &'static (Vec<Rule>, Vec<RuleError>) {
+    static CATALOGUE: OnceLock<(Vec<Rule>, Vec<RuleError>)> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let defs: Vec<RuleDef> = match serde_json::from_str(RULES_JSON) {
+            Ok(defs) => defs,
+            Err(e) => {
+                return (
+                    Vec::new(),
+                    vec![RuleError {
+                        rule: "*".into(),
+                        reason: e.to_string(),
+                    }],
+                )
+            }
+        };
+        let mut rules = Vec::new();
+        let mut errors = Vec::new();
+        for def in defs {
+            match Rule::compile(def) {
+                Ok(r) => rules.push(r),
+                Err(e) => errors.push(e),
+            }
+        }
+        (rules, errors)
+    })
+}
+
+/// The rule with this id.
+pub fn by_id(id: &str) -> Option<&'static Rule> {
+    catalogue().iter().find(|r| r.def.id == id)
+}

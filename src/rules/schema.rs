@@ -1,0 +1,208 @@
+//! The rule file format (`rules/<id>/rule.toml`), shared by `build.rs` (which checks every rule
+//! and renders its Markdown) and the library (which loads the checked rules).
+//!
+//! A rule is data: match conditions, role labels for the frames it highlights, the explanation
+//! and references. New kinds of condition are new [`Condition`] variants with a tested matcher.
+
+use serde::{Deserialize, Serialize};
+
+/// One diagnosis rule, as written in `rules/<id>/rule.toml`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleDef {
+    /// Stable id, kebab-case, equal to the rule's folder name (`async-wait-inflight-cme`).
+    pub id: String,
+    /// One line, shown as the finding's heading.
+    pub title: String,
+    /// One or two sentences: the root cause in plain words.
+    pub summary: Prose,
+    /// Area (`checkpointing`, `state-serialization`, …).
+    pub category: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// `flink` when the rule may only fire on a trace that shows Flink frames or classes;
+    /// `jvm` for rules that hold for any JVM software.
+    pub platform: String,
+    /// The Flink versions the rule applies to, in words (`1.9 and later`).
+    pub versions: String,
+    /// All must hold (except those marked `optional`) for the rule to fire.
+    pub conditions: Vec<Condition>,
+    /// The explanation shown under the title.
+    pub explanation: Explanation,
+    /// Docs pages and JIRA issues the facts come from.
+    pub references: Vec<Reference>,
+}
+
+/// Where a frame condition looks.
+/// `any` (every throwable of the trace) or the name given to a throwable by `bind`.
+pub type Within = String;
+
+/// A match condition. Frame patterns are globs over `class.method` (`*` is any run of
+/// characters, `{a,b}` alternatives, everything else literal), matched against the whole string.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Condition {
+    /// A throwable whose class matches `class` (glob) and, when given, whose message matches
+    /// `message` (regex, unanchored). Searched root cause first. `bind` names it for later
+    /// conditions; `role` labels its header.
+    Throwable {
+        class: String,
+        #[serde(default)]
+        message: Option<String>,
+        #[serde(default)]
+        bind: Option<String>,
+        #[serde(default)]
+        role: Option<String>,
+        #[serde(default)]
+        optional: bool,
+    },
+    /// Frames in this order within one throwable, innermost (first printed) first, with any
+    /// frames between them. Steps marked `optional` are highlighted when present.
+    Sequence {
+        #[serde(default = "any")]
+        within: Within,
+        steps: Vec<Step>,
+        #[serde(default)]
+        optional: bool,
+    },
+    /// A frame matching `frame` somewhere in `within`; the first one is highlighted with `role`.
+    Frame {
+        #[serde(default = "any")]
+        within: Within,
+        frame: String,
+        #[serde(default)]
+        role: Option<String>,
+        #[serde(default)]
+        optional: bool,
+    },
+    /// No frame matching `frame` anywhere in `within`.
+    Absent {
+        #[serde(default = "any")]
+        within: Within,
+        frame: String,
+    },
+}
+
+fn any() -> Within {
+    "any".to_owned()
+}
+
+/// One step of a [`Condition::Sequence`].
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Glob over `class.method`.
+    pub frame: String,
+    /// Label shown beside the frame ("the map being iterated").
+    #[serde(default)]
+    pub role: Option<String>,
+    /// Highlight when present; not needed for the rule to fire.
+    #[serde(default)]
+    pub optional: bool,
+}
+
+/// The explanation of a rule, in Markdown. Fixed headings keep every rule alike.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Explanation {
+    /// Why it happens: the mechanism, naming the threads and Flink classes involved.
+    pub why: Prose,
+    /// Further sections under their own headings (e.g. "Why only now and then").
+    #[serde(default)]
+    pub sections: Vec<Section>,
+    /// Fixes, best first.
+    pub fixes: Vec<Prose>,
+    /// What does not help, and why.
+    #[serde(default)]
+    pub not_fixes: Vec<Prose>,
+    /// When the rule may fire wrongly.
+    #[serde(default)]
+    pub false_alarms: Option<Prose>,
+}
+
+/// A titled part of an explanation.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Section {
+    /// Heading, sentence case.
+    pub heading: String,
+    /// Body, Markdown.
+    pub body: Prose,
+}
+
+/// A reference: a docs page or an issue.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    /// Link text (`FLINK-6048: deep copy of operator state in the synchronous phase`).
+    pub title: String,
+    /// Absolute URL.
+    pub url: String,
+}
+
+/// Markdown text with its HTML rendering (filled by `build.rs`; a rule file gives a plain string).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "ProseRepr")]
+pub struct Prose {
+    /// The Markdown source, as written in the rule file.
+    pub md: String,
+    /// The HTML rendering of `md` (empty until `build.rs` renders it).
+    pub html: String,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ProseRepr {
+    Md(String),
+    Both { md: String, html: String },
+}
+
+impl From<ProseRepr> for Prose {
+    fn from(repr: ProseRepr) -> Self {
+        match repr {
+            ProseRepr::Md(md) => Prose {
+                md: md.trim().to_owned(),
+                html: String::new(),
+            },
+            ProseRepr::Both { md, html } => Prose { md, html },
+        }
+    }
+}
+
+/// A hint for inferring the Flink version from a trace (`knowledge/version-hints.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersionHint {
+    /// Glob over `class.method` of a frame, or over a throwable class.
+    pub frame: String,
+    /// Lowest Flink version (`1.13`) in which such a frame exists, if bounded below.
+    #[serde(default)]
+    pub min: Option<String>,
+    /// First Flink version (`2.0`) in which it no longer exists, if bounded above.
+    #[serde(default)]
+    pub before: Option<String>,
+    /// Why, in words (`SnapshotStrategyRunner was added in 1.13`).
+    pub reason: String,
+    /// Where the fact comes from (FLINK-NNNNN or a source file).
+    pub source: String,
+}
+
+/// A Flink release and its date (`knowledge/version-hints.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Release {
+    /// `1.13.2`.
+    pub version: String,
+    /// `2021-08-06` (ISO date).
+    pub date: String,
+}
+
+/// The contents of `knowledge/version-hints.toml`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VersionKnowledge {
+    /// Frame-existence hints.
+    pub hint: Vec<VersionHint>,
+    /// Release dates, for bounding the version by the date printed in the text.
+    pub release: Vec<Release>,
+}
