@@ -35,7 +35,12 @@ fn main() {
         let mut rule: RuleDef =
             toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        assert_eq!(rule.id, folder, "{}: id must equal the folder name", path.display());
+        assert_eq!(
+            rule.id,
+            folder,
+            "{}: id must equal the folder name",
+            path.display()
+        );
         assert!(
             ["error", "warning", "info"].contains(&rule.severity.as_str()),
             "{}: severity must be error, warning or info",
@@ -51,7 +56,12 @@ fn main() {
         for s in &mut rule.explanation.sections {
             render(&mut s.body);
         }
-        for f in rule.explanation.fixes.iter_mut().chain(&mut rule.explanation.not_fixes) {
+        for f in rule
+            .explanation
+            .fixes
+            .iter_mut()
+            .chain(&mut rule.explanation.not_fixes)
+        {
             render(f);
         }
         if let Some(f) = &mut rule.explanation.false_alarms {

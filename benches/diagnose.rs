@@ -6,7 +6,10 @@ use std::hint::black_box;
 
 const CASES: &[(&str, &str)] = &[
     ("seed", include_str!("../tests/cases/seed.txt")),
-    ("seed-quoted", include_str!("../tests/cases/seed-quoted.txt")),
+    (
+        "seed-quoted",
+        include_str!("../tests/cases/seed-quoted.txt"),
+    ),
     ("seed-log4j", include_str!("../tests/cases/seed-log4j.txt")),
     ("seed-rest", include_str!("../tests/cases/seed-rest.json")),
 ];
@@ -29,7 +32,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let defs: Vec<trace_doctor::rules::schema::RuleDef> =
                 serde_json::from_str(trace_doctor::rules::RULES_JSON).expect("bundled rules parse");
-            defs.into_iter().map(trace_doctor::rules::Rule::compile).count()
+            defs.into_iter()
+                .map(trace_doctor::rules::Rule::compile)
+                .count()
         })
     });
 }

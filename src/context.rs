@@ -58,14 +58,16 @@ fn task_in_log_line() -> &'static Regex {
 fn checkpoint_id() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"\b(?:[Cc]heckpoint|[Ss]napshot)\s+(?:id\s+)?(\d{1,18})\b").expect("valid regex")
+        Regex::new(r"\b(?:[Cc]heckpoint|[Ss]napshot)\s+(?:id\s+)?(\d{1,18})\b")
+            .expect("valid regex")
     })
 }
 
 fn timestamp() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"\b(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,6})?)").expect("valid regex")
+        Regex::new(r"\b(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[,.]\d{1,6})?)")
+            .expect("valid regex")
     })
 }
 
@@ -127,7 +129,9 @@ fn preceding_lines(input: &str, offset: usize, n: usize) -> &str {
         }
         begin = input[..begin - 1].rfind('\n').map_or(0, |i| i + 1);
     }
-    let end = input[offset..].find('\n').map_or(input.len(), |i| offset + i);
+    let end = input[offset..]
+        .find('\n')
+        .map_or(input.len(), |i| offset + i);
     &input[begin..end]
 }
 
@@ -143,7 +147,10 @@ mod tests {
         assert_eq!(ctx.checkpoint_id, Some(575));
         let task = ctx.task.unwrap();
         assert_eq!(task.operators, ["Source: a", "b (b)"]);
-        assert_eq!((task.subtask, task.parallelism, task.attempt), (18, 60, Some(0)));
+        assert_eq!(
+            (task.subtask, task.parallelism, task.attempt),
+            (18, 60, Some(0))
+        );
         assert_eq!(ctx.time.as_deref(), Some("2021-08-18 06:18:37"));
     }
 

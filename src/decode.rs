@@ -92,7 +92,9 @@ impl Document {
     }
 
     fn piece_at(&self, dec: usize) -> Option<&Piece> {
-        let i = self.pieces.partition_point(|p| p.dec_start + p.dec_len <= dec);
+        let i = self
+            .pieces
+            .partition_point(|p| p.dec_start + p.dec_len <= dec);
         self.pieces.get(i).filter(|p| p.dec_start <= dec)
     }
 }
@@ -228,7 +230,9 @@ fn json_string_documents(doc: &Document) -> Vec<Document> {
         }
         let close = j.min(bytes.len());
         let raw = &doc.text[open + 1..close];
-        if has_escape_n && (raw.contains("\\tat ") || raw.contains("\\nat ") || raw.contains("\\n    at ")) {
+        if has_escape_n
+            && (raw.contains("\\tat ") || raw.contains("\\nat ") || raw.contains("\\n    at "))
+        {
             out.push(json_unescape(doc, open + 1, close));
         }
         i = (close + 1).min(bytes.len());
@@ -272,7 +276,9 @@ fn json_unescape(doc: &Document, start: usize, end: usize) -> Document {
             _ => (String::new(), 1),
         };
         let stop = (i + len).min(end);
-        let stop = (stop..=end).find(|&k| text.is_char_boundary(k)).unwrap_or(end);
+        let stop = (stop..=end)
+            .find(|&k| text.is_char_boundary(k))
+            .unwrap_or(end);
         b.replace(i, stop, &with);
         i = stop;
         run = stop;
@@ -324,8 +330,12 @@ fn html_unescape(doc: Document) -> Document {
             }
             b'<' => {
                 if let Some(tag_len) = html_tag_len(&t[i..]) {
-                    let tag = t[i..i + tag_len].to_ascii_lowercase();
-                    let with = if tag.starts_with("<br") || tag.starts_with("</p") || tag.starts_with("</div") {
+                    let tag = t[i + 1..i + tag_len].to_ascii_lowercase();
+                    let name: String = tag
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphabetic() || *c == '/')
+                        .collect();
+                    let with = if matches!(name.as_str(), "br" | "/p" | "/div") {
                         "\n"
                     } else {
                         ""
@@ -399,7 +409,10 @@ mod tests {
         let docs = documents(input);
         assert_eq!(docs.len(), 1);
         assert_eq!(docs[0].container, Container::JsonString);
-        assert_eq!(docs[0].text, "java.io.IOException: boom\n\tat a.B.c(B.java:1)\n");
+        assert_eq!(
+            docs[0].text,
+            "java.io.IOException: boom\n\tat a.B.c(B.java:1)\n"
+        );
         assert_eq!(slice(input, &docs[0], "a.B.c(B.java:1)"), "a.B.c(B.java:1)");
         assert_eq!(slice(input, &docs[0], "boom\n\tat"), "boom\\n\\tat");
     }
@@ -416,7 +429,12 @@ mod tests {
 
     #[test]
     fn truncated_json_does_not_panic() {
-        for input in ["{\"a\":\"x\\n\\tat a.B(", "[\"\\u12", "{\"\\", "{\"é\\u00e9\\nat x(\""] {
+        for input in [
+            "{\"a\":\"x\\n\\tat a.B(",
+            "[\"\\u12",
+            "{\"\\",
+            "{\"é\\u00e9\\nat x(\"",
+        ] {
             let docs = documents(input);
             for d in &docs {
                 let s = d.orig_span(0, d.text.len());

@@ -79,9 +79,18 @@ mod tests {
     #[test]
     fn groups() {
         assert_eq!(group_of("java.util.HashMap$HashIterator"), FrameGroup::Jdk);
-        assert_eq!(group_of("org.apache.flink.runtime.taskmanager.Task"), FrameGroup::Flink);
-        assert_eq!(group_of("com.esotericsoftware.kryo.Kryo"), FrameGroup::Serialization);
-        assert_eq!(group_of("com.example.pipeline.SessionEnricher"), FrameGroup::User);
+        assert_eq!(
+            group_of("org.apache.flink.runtime.taskmanager.Task"),
+            FrameGroup::Flink
+        );
+        assert_eq!(
+            group_of("com.esotericsoftware.kryo.Kryo"),
+            FrameGroup::Serialization
+        );
+        assert_eq!(
+            group_of("com.example.pipeline.SessionEnricher"),
+            FrameGroup::User
+        );
         assert_eq!(group_of("javaxx.Foo"), FrameGroup::User);
     }
 }

@@ -18,7 +18,11 @@ pub struct GlobError {
 
 impl std::fmt::Display for GlobError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invalid frame pattern {:?} ({})", self.pattern, self.reason)
+        write!(
+            f,
+            "invalid frame pattern {:?} ({})",
+            self.pattern, self.reason
+        )
     }
 }
 
@@ -77,7 +81,8 @@ mod tests {
 
     #[test]
     fn globs_match_whole_frames() {
-        let g = compile("org.apache.flink.runtime.state.PartitionableListState.{<init>,deepCopy}").unwrap();
+        let g = compile("org.apache.flink.runtime.state.PartitionableListState.{<init>,deepCopy}")
+            .unwrap();
         assert!(g.is_match("org.apache.flink.runtime.state.PartitionableListState.<init>"));
         assert!(g.is_match("org.apache.flink.runtime.state.PartitionableListState.deepCopy"));
         assert!(!g.is_match("org.apache.flink.runtime.state.PartitionableListState.get"));
@@ -86,7 +91,10 @@ mod tests {
         assert!(g.is_match("java.util.HashMap$HashIterator.nextNode"));
         assert!(!g.is_match("java.util.ArrayList$Itr.next"));
         assert!(compile("a.B.c").unwrap().is_match("a.B.c"));
-        assert!(!compile("a.B.c").unwrap().is_match("aXB.c"), "dots are literal");
+        assert!(
+            !compile("a.B.c").unwrap().is_match("aXB.c"),
+            "dots are literal"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod report;
 pub mod rules;
 pub mod span;
 pub mod version;
+pub mod view;
 
 #[cfg(feature = "web")]
 pub mod app;

@@ -40,9 +40,10 @@ pub struct Finding {
 /// True when the trace shows Flink: a frame or a throwable class under `org.apache.flink.`.
 pub fn is_flink(trace: &Trace) -> bool {
     const FLINK: &str = "org.apache.flink.";
-    trace.throwables.iter().any(|t| {
-        t.class.starts_with(FLINK) || t.frames.iter().any(|f| f.class.starts_with(FLINK))
-    })
+    trace
+        .throwables
+        .iter()
+        .any(|t| t.class.starts_with(FLINK) || t.frames.iter().any(|f| f.class.starts_with(FLINK)))
 }
 
 /// Matches `steps` in order within `frames` (`class.method` strings, innermost first), with any
@@ -66,7 +67,12 @@ pub fn match_sequence(frames: &[String], steps: &[CompiledStep]) -> Option<Vec<O
             lo = k + 1;
             continue;
         }
-        let hi = hits[s + 1..].iter().flatten().next().copied().unwrap_or(frames.len());
+        let hi = hits[s + 1..]
+            .iter()
+            .flatten()
+            .next()
+            .copied()
+            .unwrap_or(frames.len());
         if let Some(k) = (lo..hi).find(|&k| steps[s].frame.is_match(&frames[k])) {
             hits[s] = Some(k);
             lo = k + 1;
@@ -75,33 +81,45 @@ pub fn match_sequence(frames: &[String], steps: &[CompiledStep]) -> Option<Vec<O
     Some(hits)
 }
 
-/// Throwable indices in the order conditions search them: the cause chain from the root cause
-/// up, then the others (suppressed and their causes) in print order.
-pub fn search_order(trace: &Trace) -> Vec<usize> {
-    let mut order: Vec<usize> = trace.cause_chain().into_iter().rev().collect();
-    for i in 0..trace.throwables.len() {
-        if !order.contains(&i) {
-            order.push(i);
-        }
-    }
-    order
-}
-
 fn first_frame(frames: &[String], pattern: &Regex) -> Option<usize> {
     frames.iter().position(|f| pattern.is_match(f))
 }
 
-/// Applies `rule` to `trace`. Returns `None` when a required condition fails.
-pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
-    if rule.def.platform == "flink" && !is_flink(trace) {
+/// What every rule needs of a trace, computed once per trace.
+pub struct Prepared<'a> {
+    trace: &'a Trace,
+    order: Vec<usize>,
+    quals: Vec<Vec<String>>,
+    flink: bool,
+}
+
+impl<'a> Prepared<'a> {
+    /// Computes the search order, the `class.method` of every frame, and the platform.
+    pub fn new(trace: &'a Trace) -> Self {
+        Prepared {
+            trace,
+            order: trace.search_order(),
+            quals: trace
+                .throwables
+                .iter()
+                .map(|t| t.frames.iter().map(|f| f.qualified_method()).collect())
+                .collect(),
+            flink: is_flink(trace),
+        }
+    }
+}
+
+/// Applies `rule` to a prepared trace. Returns `None` when a required condition fails.
+pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
+    let Prepared {
+        trace,
+        order,
+        quals,
+        flink,
+    } = prepared;
+    if rule.def.platform == "flink" && !flink {
         return None;
     }
-    let order = search_order(trace);
-    let quals: Vec<Vec<String>> = trace
-        .throwables
-        .iter()
-        .map(|t| t.frames.iter().map(|f| f.qualified_method()).collect())
-        .collect();
     let mut bound: Vec<(&str, usize)> = Vec::new();
     let mut highlights = Vec::new();
     let mut evidence = Vec::new();
@@ -109,21 +127,42 @@ pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
     let targets = |within: &str, bound: &[(&str, usize)]| -> Vec<usize> {
         if within == "any" {
             order.clone()
+        } else if within == "top" {
+            vec![0]
+        } else if within == "root" {
+            vec![trace.root_cause()]
         } else {
-            bound.iter().filter(|(n, _)| *n == within).map(|&(_, i)| i).collect()
+            bound
+                .iter()
+                .filter(|(n, _)| *n == within)
+                .map(|&(_, i)| i)
+                .collect()
         }
     };
     let describe = |t: usize| -> String {
         let c = &trace.throwables[t].class;
-        if c.is_empty() { "the headerless trace".into() } else { c.clone() }
+        if c.is_empty() {
+            "the headerless trace".into()
+        } else {
+            c.clone()
+        }
     };
     for cond in &rule.conditions {
         match cond {
-            Compiled::Throwable { class, message, bind, role, optional, source } => {
+            Compiled::Throwable {
+                class,
+                message,
+                bind,
+                role,
+                optional,
+                source,
+            } => {
                 let found = order.iter().copied().find(|&t| {
                     let th = &trace.throwables[t];
                     class.is_match(&th.class)
-                        && message.as_ref().is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))
+                        && message
+                            .as_ref()
+                            .is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))
                 });
                 match found {
                     Some(t) => {
@@ -141,13 +180,20 @@ pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
                         if !optional {
                             specificity += 1;
                         }
-                        evidence.push(format!("a throwable of class {source} is in the trace ({})", describe(t)));
+                        evidence.push(format!(
+                            "a throwable of class {source} is in the trace ({})",
+                            describe(t)
+                        ));
                     }
                     None if *optional => {}
                     None => return None,
                 }
             }
-            Compiled::Sequence { within, steps, optional } => {
+            Compiled::Sequence {
+                within,
+                steps,
+                optional,
+            } => {
                 let hit = targets(within, &bound)
                     .into_iter()
                     .find_map(|t| match_sequence(&quals[t], steps).map(|h| (t, h)));
@@ -180,16 +226,29 @@ pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
                     None => return None,
                 }
             }
-            Compiled::Frame { within, frame, role, optional, source } => {
+            Compiled::Frame {
+                within,
+                frame,
+                role,
+                optional,
+                source,
+            } => {
                 // Prefer a frame printed where it stands over one restored from `... N more`.
                 let targets = targets(within, &bound);
-                let printed = |t: usize, k: usize| trace.throwables[t].frames[k].expanded_from.is_none();
+                let printed =
+                    |t: usize, k: usize| trace.throwables[t].frames[k].expanded_from.is_none();
                 let hit = targets
                     .iter()
                     .find_map(|&t| {
-                        (0..quals[t].len()).find(|&k| printed(t, k) && frame.is_match(&quals[t][k])).map(|k| (t, k))
+                        (0..quals[t].len())
+                            .find(|&k| printed(t, k) && frame.is_match(&quals[t][k]))
+                            .map(|k| (t, k))
                     })
-                    .or_else(|| targets.iter().find_map(|&t| first_frame(&quals[t], frame).map(|k| (t, k))));
+                    .or_else(|| {
+                        targets
+                            .iter()
+                            .find_map(|&t| first_frame(&quals[t], frame).map(|k| (t, k)))
+                    });
                 match hit {
                     Some((t, k)) => {
                         if let Some(role) = role {
@@ -209,19 +268,34 @@ pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
                     None => return None,
                 }
             }
-            Compiled::Absent { within, frame, source } => {
+            Compiled::Absent {
+                within,
+                frame,
+                source,
+            } => {
                 let targets = targets(within, &bound);
-                if targets.iter().any(|&t| first_frame(&quals[t], frame).is_some()) {
+                if targets
+                    .iter()
+                    .any(|&t| first_frame(&quals[t], frame).is_some())
+                {
                     return None;
                 }
                 specificity += 1;
-                let place = if within == "any" { "the trace".to_owned() } else { within.clone() };
+                let place = if within == "any" {
+                    "the trace".to_owned()
+                } else {
+                    within.clone()
+                };
                 evidence.push(format!("no frame {source} in {place}"));
             }
         }
     }
     // Innermost first within each throwable, the root cause's throwable first.
-    highlights.sort_by_key(|h| (order.iter().position(|&t| t == h.throwable), h.frame));
+    let mut rank = vec![0; trace.throwables.len()];
+    for (r, &t) in order.iter().enumerate() {
+        rank[t] = r;
+    }
+    highlights.sort_by_key(|h| (rank[h.throwable], h.frame));
     highlights.dedup_by(|a, b| a.throwable == b.throwable && a.frame == b.frame);
     Some(Finding {
         rule: rule.def.id.clone(),
@@ -233,8 +307,13 @@ pub fn apply(rule: &Rule, trace: &Trace) -> Option<Finding> {
 
 /// Applies every rule of the catalogue; findings most specific first.
 pub fn diagnose(trace: &Trace, rules: &[Rule]) -> Vec<Finding> {
-    let mut findings: Vec<Finding> = rules.iter().filter_map(|r| apply(r, trace)).collect();
-    findings.sort_by(|a, b| b.specificity.cmp(&a.specificity).then_with(|| a.rule.cmp(&b.rule)));
+    let prepared = Prepared::new(trace);
+    let mut findings: Vec<Finding> = rules.iter().filter_map(|r| apply(r, &prepared)).collect();
+    findings.sort_by(|a, b| {
+        b.specificity
+            .cmp(&a.specificity)
+            .then_with(|| a.rule.cmp(&b.rule))
+    });
     findings
 }
 
@@ -259,19 +338,41 @@ mod tests {
     #[test]
     fn sequence_allows_gaps_and_keeps_order() {
         let f = frames(&["a.A.x", "b.B.y", "c.C.z", "d.D.w"]);
-        assert_eq!(match_sequence(&f, &[step("a.A.x", false), step("c.C.z", false)]), Some(vec![Some(0), Some(2)]));
-        assert_eq!(match_sequence(&f, &[step("c.C.z", false), step("a.A.x", false)]), None, "order matters");
+        assert_eq!(
+            match_sequence(&f, &[step("a.A.x", false), step("c.C.z", false)]),
+            Some(vec![Some(0), Some(2)])
+        );
+        assert_eq!(
+            match_sequence(&f, &[step("c.C.z", false), step("a.A.x", false)]),
+            None,
+            "order matters"
+        );
         assert_eq!(match_sequence(&f, &[step("e.*", false)]), None);
     }
 
     #[test]
     fn optional_steps_fill_in_between_required_ones() {
         let f = frames(&["a.A.x", "b.B.y", "c.C.z", "b.B.y"]);
-        let steps = [step("a.A.x", true), step("b.B.y", true), step("c.C.z", false), step("q.*", true)];
-        assert_eq!(match_sequence(&f, &steps), Some(vec![Some(0), Some(1), Some(2), None]));
+        let steps = [
+            step("a.A.x", true),
+            step("b.B.y", true),
+            step("c.C.z", false),
+            step("q.*", true),
+        ];
+        assert_eq!(
+            match_sequence(&f, &steps),
+            Some(vec![Some(0), Some(1), Some(2), None])
+        );
         // An optional step is not taken from beyond the next required step.
-        let steps = [step("b.B.y", false), step("a.A.x", true), step("c.C.z", false)];
-        assert_eq!(match_sequence(&f, &steps), Some(vec![Some(1), None, Some(2)]));
+        let steps = [
+            step("b.B.y", false),
+            step("a.A.x", true),
+            step("c.C.z", false),
+        ];
+        assert_eq!(
+            match_sequence(&f, &steps),
+            Some(vec![Some(1), None, Some(2)])
+        );
     }
 
     #[test]
@@ -280,7 +381,11 @@ mod tests {
             "a.X: 1\n\tat a.A.a(A.java:1)\n\tSuppressed: a.S\nCaused by: a.Y: 2\n\tat b.B.b(B.java:1)\nCaused by: a.Z: 3\n\tat c.C.c(C.java:1)\n",
         )
         .traces[0];
-        let names: Vec<&str> = search_order(trace).iter().map(|&i| trace.throwables[i].class.as_str()).collect();
+        let names: Vec<&str> = trace
+            .search_order()
+            .iter()
+            .map(|&i| trace.throwables[i].class.as_str())
+            .collect();
         assert_eq!(names, ["a.Z", "a.Y", "a.X", "a.S"]);
         assert!(!is_flink(trace));
     }

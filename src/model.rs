@@ -142,15 +142,30 @@ impl Trace {
     /// Indices of the cause chain: the top-level throwable, then each `Caused by:` in turn.
     pub fn cause_chain(&self) -> Vec<usize> {
         let mut chain = Vec::new();
+        let mut seen = vec![false; self.throwables.len()];
         let mut next = Some(0);
         while let Some(i) = next {
-            if i >= self.throwables.len() || chain.contains(&i) {
+            if i >= self.throwables.len() || seen[i] {
                 break;
             }
+            seen[i] = true;
             chain.push(i);
             next = self.throwables[i].cause;
         }
         chain
+    }
+
+    /// Indices of all throwables in the order rules search them and the page shows them: the
+    /// cause chain from the root cause up, then the others (suppressed and their causes) in
+    /// print order.
+    pub fn search_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = self.cause_chain().into_iter().rev().collect();
+        let mut listed = vec![false; self.throwables.len()];
+        for &i in &order {
+            listed[i] = true;
+        }
+        order.extend((0..self.throwables.len()).filter(|&i| !listed[i]));
+        order
     }
 
     /// Index of the root cause: the last throwable of the cause chain.

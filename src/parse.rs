@@ -169,7 +169,10 @@ fn header_start(body: &str) -> Option<usize> {
                     .iter()
                     .any(|s| simple.ends_with(s));
                 let class_like = name.contains('.')
-                    && simple.as_bytes().first().is_some_and(u8::is_ascii_uppercase);
+                    && simple
+                        .as_bytes()
+                        .first()
+                        .is_some_and(u8::is_ascii_uppercase);
                 if ends_ok && class_like && (i == 0 || throwable_like) {
                     return Some(i);
                 }
@@ -227,7 +230,12 @@ fn parse_frame_text(text: &str) -> (String, String, Location, Option<String>, Op
             let inner = text[i..].trim_start().trim_start_matches('~');
             (
                 text[..i].trim_end(),
-                Some(inner.trim_start_matches('[').trim_end_matches(']').to_owned()),
+                Some(
+                    inner
+                        .trim_start_matches('[')
+                        .trim_end_matches(']')
+                        .to_owned(),
+                ),
             )
         }
         _ => (text, None),
@@ -287,9 +295,9 @@ fn strip_module(qualified: &str) -> (Option<&str>, &str) {
         if !module_like {
             break;
         }
-        if !prefix.is_empty() {
-            module = Some(prefix);
-        }
+        // `loader/module@version/` or `module@version/`: the segment next to the class is the
+        // module; `app//` has a class loader and no module.
+        module = (!prefix.is_empty()).then_some(prefix);
         rest = &rest[slash + 1..];
     }
     (module, rest)
@@ -630,8 +638,14 @@ mod tests {
         let line = "2021 WARN org.apache.flink.runtime.taskmanager.Task [] - x switched from RUNNING to FAILED with failure cause: java.io.IOException: Could not";
         let at = header_start(line).unwrap();
         assert!(line[at..].starts_with("java.io.IOException:"));
-        assert_eq!(header_start("java.util.ConcurrentModificationException"), Some(0));
-        assert_eq!(header_start("ual_transform_UserLogBlackUidJudger -> ual_transform_IpLabel"), None);
+        assert_eq!(
+            header_start("java.util.ConcurrentModificationException"),
+            Some(0)
+        );
+        assert_eq!(
+            header_start("ual_transform_UserLogBlackUidJudger -> ual_transform_IpLabel"),
+            None
+        );
         assert_eq!(header_start("attributes (com.example.model.Event)"), None);
         assert_eq!(header_start("2021-08-18 06:18:37"), None);
     }
@@ -641,17 +655,43 @@ mod tests {
         let (c, m, l, module, jar) = parse_frame_text(
             "org.apache.flink.runtime.state.PartitionableListState.<init>(PartitionableListState.java:64) ~[flink-dist_2.11-1.13.2.jar:1.13.2]",
         );
-        assert_eq!((c.as_str(), m.as_str()), ("org.apache.flink.runtime.state.PartitionableListState", "<init>"));
-        assert_eq!(l, Location::Source { file: "PartitionableListState.java".into(), line: Some(64) });
+        assert_eq!(
+            (c.as_str(), m.as_str()),
+            (
+                "org.apache.flink.runtime.state.PartitionableListState",
+                "<init>"
+            )
+        );
+        assert_eq!(
+            l,
+            Location::Source {
+                file: "PartitionableListState.java".into(),
+                line: Some(64)
+            }
+        );
         assert_eq!(module, None);
         assert_eq!(jar.as_deref(), Some("flink-dist_2.11-1.13.2.jar:1.13.2"));
 
-        let (c, m, l, module, _) = parse_frame_text("java.base@11.0.9/java.lang.Thread.run(Thread.java:834)");
-        assert_eq!((c.as_str(), m.as_str(), module.as_deref()), ("java.lang.Thread", "run", Some("java.base@11.0.9")));
-        assert_eq!(l, Location::Source { file: "Thread.java".into(), line: Some(834) });
+        let (c, m, l, module, _) =
+            parse_frame_text("java.base@11.0.9/java.lang.Thread.run(Thread.java:834)");
+        assert_eq!(
+            (c.as_str(), m.as_str(), module.as_deref()),
+            ("java.lang.Thread", "run", Some("java.base@11.0.9"))
+        );
+        assert_eq!(
+            l,
+            Location::Source {
+                file: "Thread.java".into(),
+                line: Some(834)
+            }
+        );
 
-        let (c, m, l, module, _) = parse_frame_text("app//com.x.Y$$Lambda$12/0x0000000800c2c440.accept(Unknown Source)");
-        assert_eq!((c.as_str(), m.as_str(), module), ("com.x.Y$$Lambda$12/0x0000000800c2c440", "accept", None));
+        let (c, m, l, module, _) =
+            parse_frame_text("app//com.x.Y$$Lambda$12/0x0000000800c2c440.accept(Unknown Source)");
+        assert_eq!(
+            (c.as_str(), m.as_str(), module),
+            ("com.x.Y$$Lambda$12/0x0000000800c2c440", "accept", None)
+        );
         assert_eq!(l, Location::Unknown);
 
         let (_, m, l, _, _) = parse_frame_text("sun.misc.Unsafe.park(Native Method)");
@@ -674,8 +714,17 @@ mod tests {
         assert_eq!(sup.frames[1].method, "two");
         assert_eq!(sup.frames[1].expanded_from, Some(1));
         let root = &t.throwables[3];
-        assert_eq!(root.frames.iter().map(|f| f.method.as_str()).collect::<Vec<_>>(), ["y", "three"]);
-        assert_eq!(&input[root.frames[1].span.range()], "at a.A.three(A.java:3)");
+        assert_eq!(
+            root.frames
+                .iter()
+                .map(|f| f.method.as_str())
+                .collect::<Vec<_>>(),
+            ["y", "three"]
+        );
+        assert_eq!(
+            &input[root.frames[1].span.range()],
+            "at a.A.three(A.java:3)"
+        );
     }
 
     #[test]
@@ -691,8 +740,14 @@ mod tests {
         let input = "> java.lang.IllegalStateException: x\n>         at org.example.Foo.ba\n> r(Foo.java:\n> 12)\n";
         let parsed = parse(input);
         let f = &parsed.traces[0].throwables[0].frames[0];
-        assert_eq!((f.class.as_str(), f.method.as_str(), f.line()), ("org.example.Foo", "bar", Some(12)));
-        assert_eq!(&input[f.span.range()], "at org.example.Foo.ba\n> r(Foo.java:\n> 12)");
+        assert_eq!(
+            (f.class.as_str(), f.method.as_str(), f.line()),
+            ("org.example.Foo", "bar", Some(12))
+        );
+        assert_eq!(
+            &input[f.span.range()],
+            "at org.example.Foo.ba\n> r(Foo.java:\n> 12)"
+        );
     }
 
     #[test]

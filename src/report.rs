@@ -222,7 +222,10 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     flink_version: d.flink_version.clone(),
                 },
                 findings,
-                lines: [line(t.span), index.line_of(t.span.end.saturating_sub(1).max(t.span.start))],
+                lines: [
+                    line(t.span),
+                    index.line_of(t.span.end.saturating_sub(1).max(t.span.start)),
+                ],
             }
         })
         .collect();
@@ -263,7 +266,10 @@ fn render(report: &Report, md: bool) -> String {
         if md {
             format!("{} {text}\n\n", "#".repeat(level))
         } else {
-            format!("{text}\n{}\n\n", if level <= 2 { "=" } else { "-" }.repeat(text.chars().count().min(72)))
+            format!(
+                "{text}\n{}\n\n",
+                if level <= 2 { "=" } else { "-" }.repeat(text.chars().count().min(72))
+            )
         }
     };
     let code = |s: &str| if md { format!("`{s}`") } else { s.to_owned() };
@@ -271,12 +277,27 @@ fn render(report: &Report, md: bool) -> String {
         out.push_str("No stack trace found (expected lines such as \"at pkg.Class.method(File.java:12)\").\n");
     }
     for (n, t) in report.traces.iter().enumerate() {
-        let times = if t.occurrences > 1 { format!(" (seen {} times)", t.occurrences) } else { String::new() };
-        out.push_str(&h(2, &format!("Trace {} — lines {}–{}{times}", n + 1, t.lines[0], t.lines[1])));
+        let times = if t.occurrences > 1 {
+            format!(" (seen {} times)", t.occurrences)
+        } else {
+            String::new()
+        };
+        out.push_str(&h(
+            2,
+            &format!(
+                "Trace {} — lines {}–{}{times}",
+                n + 1,
+                t.lines[0],
+                t.lines[1]
+            ),
+        ));
         out.push_str(&h(3, "Cause chain, root cause first"));
         for (k, &e) in t.cause_chain.iter().enumerate() {
             let ex = &t.exceptions[e];
-            let msg = ex.message.as_deref().map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "));
+            let msg = ex
+                .message
+                .as_deref()
+                .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "));
             let label = if k == 0 { "root cause" } else { "wrapped by" };
             let _ = writeln!(
                 out,
@@ -294,7 +315,10 @@ fn render(report: &Report, md: bool) -> String {
             facts.push(format!("checkpoint {id}"));
         }
         if let Some(ops) = &c.operators {
-            facts.push(format!("operator chain {}", ops.iter().map(|o| code(o)).collect::<Vec<_>>().join(" → ")));
+            facts.push(format!(
+                "operator chain {}",
+                ops.iter().map(|o| code(o)).collect::<Vec<_>>().join(" → ")
+            ));
         }
         if let (Some(s), Some(p)) = (c.subtask, c.parallelism) {
             facts.push(format!("subtask {s} of {p}"));

@@ -24,7 +24,10 @@ impl Version {
             Some(p) => p.parse().ok()?,
             None => 0,
         };
-        parts.next().is_none().then_some(Version(major, minor, patch))
+        parts
+            .next()
+            .is_none()
+            .then_some(Version(major, minor, patch))
     }
 }
 
@@ -97,7 +100,8 @@ fn knowledge() -> &'static Knowledge {
 fn jar_version() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^flink-[A-Za-z0-9_.\-]*?-(\d+\.\d+\.\d+)(?:-SNAPSHOT)?\.jar(?::|$)").expect("valid regex")
+        Regex::new(r"^flink-[A-Za-z0-9_.\-]*?-(\d+\.\d+\.\d+)(?:-SNAPSHOT)?\.jar(?::|$)")
+            .expect("valid regex")
     })
 }
 
@@ -109,7 +113,10 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let exact = frames().find_map(|f| {
         let jar = f.jar.as_deref()?;
         let c = jar_version().captures(jar)?;
-        Some((c[1].to_owned(), jar.split(':').next().unwrap_or(jar).to_owned()))
+        Some((
+            c[1].to_owned(),
+            jar.split(':').next().unwrap_or(jar).to_owned(),
+        ))
     });
     if let Some((v, jar)) = &exact {
         reasons.push(format!("{v}: the frames name the jar {jar}"));
@@ -126,13 +133,19 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
             if min.is_none_or(|cur| m > cur) {
                 min = Some(m);
             }
-            reasons.push(format!("{}.{} or later: {} ({})", m.0, m.1, hint.reason, hint.source));
+            reasons.push(format!(
+                "{}.{} or later: {} ({})",
+                m.0, m.1, hint.reason, hint.source
+            ));
         }
         if let Some(b) = hint.before {
             if before.is_none_or(|cur| b < cur) {
                 before = Some(b);
             }
-            reasons.push(format!("before {}.{}: {} ({})", b.0, b.1, hint.reason, hint.source));
+            reasons.push(format!(
+                "before {}.{}: {} ({})",
+                b.0, b.1, hint.reason, hint.source
+            ));
         }
     }
     // A release published after the date in the text cannot have produced the trace.
@@ -163,7 +176,9 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let summary = match (&exact, min, max, before) {
         (Some((v, _)), ..) => v.clone(),
         (None, Some(lo), Some(hi), _) => format!("{} – {hi}", Version(lo.0, lo.1, 0)),
-        (None, Some(lo), None, Some(b)) => format!("{} or later, before {}", fmt_min(lo), fmt_min(b)),
+        (None, Some(lo), None, Some(b)) => {
+            format!("{} or later, before {}", fmt_min(lo), fmt_min(b))
+        }
         (None, Some(lo), None, None) => format!("{} or later", fmt_min(lo)),
         (None, None, _, Some(b)) => format!("before {}", fmt_min(b)),
         (None, None, _, None) => "unknown".to_owned(),
@@ -171,7 +186,9 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     FlinkVersion {
         exact: exact.map(|(v, _)| v),
         min: min.map(|v| Version(v.0, v.1, 0).to_string()),
-        max: max.map(|v| v.to_string()).or(before.map(|b| format!("before {}", fmt_min(b)))),
+        max: max
+            .map(|v| v.to_string())
+            .or(before.map(|b| format!("before {}", fmt_min(b)))),
         summary,
         reasons,
     }

@@ -17,7 +17,10 @@ fn expectations() -> Vec<(String, Value)> {
         .filter(|p| p.to_string_lossy().ends_with(".expect.json"))
         .map(|p| {
             let text = std::fs::read_to_string(&p).expect("readable");
-            (p.file_name().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&text).expect("valid JSON"))
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                serde_json::from_str(&text).expect("valid JSON"),
+            )
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -43,7 +46,10 @@ fn check_case(name: &str, expect: &Value) -> Vec<String> {
         }
         let want_len = expect["chain_length"].as_u64().unwrap() as usize;
         if t.cause_chain.len() != want_len {
-            fail(format!("trace {i}: chain length {} (want {want_len})", t.cause_chain.len()));
+            fail(format!(
+                "trace {i}: chain length {} (want {want_len})",
+                t.cause_chain.len()
+            ));
         }
         let fired: Vec<&str> = t.findings.iter().map(|f| f.rule.as_str()).collect();
         for r in expect["must_fire"].as_array().unwrap() {
@@ -60,7 +66,10 @@ fn check_case(name: &str, expect: &Value) -> Vec<String> {
             for f in &t.findings {
                 let rule = trace_doctor::rules::by_id(&f.rule).unwrap();
                 if rule.def.platform == "flink" {
-                    fail(format!("trace {i}: Flink rule {} fired on non-Flink input", f.rule));
+                    fail(format!(
+                        "trace {i}: Flink rule {} fired on non-Flink input",
+                        f.rule
+                    ));
                 }
             }
         }
@@ -69,11 +78,20 @@ fn check_case(name: &str, expect: &Value) -> Vec<String> {
             if c.checkpoint_id != ctx["checkpoint_id"].as_u64() {
                 fail(format!("trace {i}: checkpoint {:?}", c.checkpoint_id));
             }
-            let ops: Vec<String> = ctx["operators"].as_array().unwrap().iter().map(|o| o.as_str().unwrap().to_owned()).collect();
+            let ops: Vec<String> = ctx["operators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o.as_str().unwrap().to_owned())
+                .collect();
             if c.operators.as_ref() != Some(&ops) {
                 fail(format!("trace {i}: operators {:?}", c.operators));
             }
-            for (key, got) in [("subtask", c.subtask), ("parallelism", c.parallelism), ("attempt", c.attempt)] {
+            for (key, got) in [
+                ("subtask", c.subtask),
+                ("parallelism", c.parallelism),
+                ("attempt", c.attempt),
+            ] {
                 if got.map(u64::from) != ctx[key].as_u64() {
                     fail(format!("trace {i}: {key} {got:?}"));
                 }
@@ -81,7 +99,10 @@ fn check_case(name: &str, expect: &Value) -> Vec<String> {
         }
         if let Some(v) = expect.get("flink_version").and_then(Value::as_str) {
             if c_exact(t) != Some(v) {
-                fail(format!("trace {i}: flink version {:?}", t.context.flink_version));
+                fail(format!(
+                    "trace {i}: flink version {:?}",
+                    t.context.flink_version
+                ));
             }
         }
     }
@@ -95,7 +116,11 @@ fn c_exact(t: &report::TraceReport) -> Option<&str> {
 #[test]
 fn every_shared_case_meets_its_expectations() {
     let cases = expectations();
-    assert!(cases.len() >= 10, "the shared cases are here ({} found)", cases.len());
+    assert!(
+        cases.len() >= 10,
+        "the shared cases are here ({} found)",
+        cases.len()
+    );
     let failures: Vec<String> = cases.iter().flat_map(|(n, e)| check_case(n, e)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -110,15 +135,32 @@ fn all_seed_forms_parse_to_the_same_chain() {
         t.throwables
             .iter()
             .map(|th| {
-                let frames: Vec<String> = th.frames.iter().map(|f| format!("{}:{:?}", f.qualified_method(), f.line())).collect();
-                let msg = th.message.as_deref().map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "));
+                let frames: Vec<String> = th
+                    .frames
+                    .iter()
+                    .map(|f| format!("{}:{:?}", f.qualified_method(), f.line()))
+                    .collect();
+                let msg = th
+                    .message
+                    .as_deref()
+                    .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "));
                 (th.class.clone(), msg, frames)
             })
             .collect::<Vec<_>>()
     };
     let seed = chain_of("seed.txt");
-    assert_eq!(seed[2].2.len(), 48, "18 printed + 30 restored frames in the root cause");
-    for other in ["seed-crlf.txt", "seed-html.txt", "seed-quoted.txt", "seed-log4j.txt", "seed-rest.json"] {
+    assert_eq!(
+        seed[2].2.len(),
+        48,
+        "18 printed + 30 restored frames in the root cause"
+    );
+    for other in [
+        "seed-crlf.txt",
+        "seed-html.txt",
+        "seed-quoted.txt",
+        "seed-log4j.txt",
+        "seed-rest.json",
+    ] {
         assert_eq!(chain_of(other), seed, "{other} parses to the seed's chain");
     }
 }
@@ -128,7 +170,10 @@ fn the_rest_json_trace_is_merged_with_its_duplicate() {
     let input = std::fs::read_to_string(cases_dir().join("seed-rest.json")).unwrap();
     let d = diagnose(&input);
     assert_eq!(d.traces.len(), 1);
-    assert_eq!(d.traces[0].occurrences, 2, "root-exception and the history entry");
+    assert_eq!(
+        d.traces[0].occurrences, 2,
+        "root-exception and the history entry"
+    );
 }
 
 #[test]
@@ -141,6 +186,11 @@ fn the_copies_match_the_shared_cases() {
     for e in entries.filter_map(Result::ok) {
         let name = e.file_name();
         let ours = std::fs::read(cases_dir().join(&name)).unwrap_or_default();
-        assert_eq!(ours, std::fs::read(e.path()).unwrap(), "tests/cases/{} differs from shared/cases", name.to_string_lossy());
+        assert_eq!(
+            ours,
+            std::fs::read(e.path()).unwrap(),
+            "tests/cases/{} differs from shared/cases",
+            name.to_string_lossy()
+        );
     }
 }

@@ -10,7 +10,11 @@ use std::process::ExitCode;
 use trace_doctor::report;
 
 #[derive(Parser)]
-#[command(name = "trace-doctor", version, about = "Explains Apache Flink and other JVM stack traces")]
+#[command(
+    name = "trace-doctor",
+    version,
+    about = "Explains Apache Flink and other JVM stack traces"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -110,7 +110,7 @@ impl Rule {
         let g = |p: &str| glob::compile(p).map_err(|e| err(e.to_string()));
         let mut bound: Vec<String> = Vec::new();
         let check_within = |w: &str, bound: &[String]| {
-            if w == "any" || bound.iter().any(|b| b == w) {
+            if ["any", "top", "root"].contains(&w) || bound.iter().any(|b| b == w) {
                 Ok(w.to_owned())
             } else {
                 Err(err(format!("within = {w:?} names no earlier bind")))

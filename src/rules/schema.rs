@@ -33,8 +33,8 @@ pub struct RuleDef {
     pub references: Vec<Reference>,
 }
 
-/// Where a frame condition looks.
-/// `any` (every throwable of the trace) or the name given to a throwable by `bind`.
+/// Where a frame condition looks: `any` (every throwable of the trace, root cause first), `top`
+/// (the top-level throwable), `root` (the root cause), or the name given to a throwable by `bind`.
 pub type Within = String;
 
 /// A match condition. Frame patterns are globs over `class.method` (`*` is any run of

@@ -1,0 +1,83 @@
+//! The annotated trace: the cause chain root cause first, each throwable collapsible, frames
+//! grouped by who wrote them, the frames that matter highlighted with their role.
+
+use crate::view::{ExceptionView, FrameBlock, FrameView};
+use yew::prelude::*;
+
+/// Properties of [`Chain`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Throwables, root cause first.
+    pub chain: Vec<ExceptionView>,
+}
+
+/// The cause chain.
+#[function_component(Chain)]
+pub fn chain(props: &Props) -> Html {
+    html! {
+        <section class="chain" aria-label="Cause chain, root cause first">
+            <h3>{"Cause chain, root cause first"}</h3>
+            { for props.chain.iter().map(exception) }
+        </section>
+    }
+}
+
+fn exception(e: &ExceptionView) -> Html {
+    let class = if e.class.is_empty() {
+        "(frames without an exception line)"
+    } else {
+        e.class.as_str()
+    };
+    html! {
+        <details class={classes!("exception", (e.relation == "root cause").then_some("root"))} id={e.id.clone()} data-class={e.class.clone()} open={e.open}>
+            <summary>
+                <span class="relation">{ e.relation }</span>
+                <span class="ex-class">{ class }</span>
+                <span class="line">{ format!("line {}", e.line) }</span>
+                { for e.roles.iter().map(|r| html! { <span class="role header-role">{ r }</span> }) }
+            </summary>
+            if !e.message.is_empty() {
+                <pre class="message">{ &e.message }</pre>
+            }
+            <ol class="frames">
+                { for e.blocks.iter().map(block) }
+            </ol>
+            if e.restored > 0 {
+                <p class="restored-note">{ format!("{} frames restored from \"... {} more\" (shared with the enclosing exception, by Java's rule) are marked ↻.", e.restored, e.restored) }</p>
+            }
+        </details>
+    }
+}
+
+fn block(b: &FrameBlock) -> Html {
+    match b {
+        FrameBlock::Shown(frames) => frames.iter().map(frame).collect::<Html>(),
+        FrameBlock::Folded { label, frames } => html! {
+            <li class="fold">
+                <details>
+                    <summary class={classes!("fold-label", format!("g-{:?}", frames[0].group).to_lowercase())}>{ label }</summary>
+                    <ol class="frames">{ for frames.iter().map(frame) }</ol>
+                </details>
+            </li>
+        },
+    }
+}
+
+fn frame(f: &FrameView) -> Html {
+    let highlighted = !f.roles.is_empty();
+    html! {
+        <li id={f.id.clone()} class={classes!("frame", highlighted.then_some("highlighted"), f.restored.then_some("restored"), format!("g-{:?}", f.group).to_lowercase())}>
+            <span class="ln" title="line in your text">{ f.line }</span>
+            <code class="frame-text">
+                <span class="at">{"at "}</span>
+                <span class="pkg">{ &f.package }</span>
+                <span class="name">{ &f.name }</span>
+                <span class="loc">{ format!("({})", f.location) }</span>
+            </code>
+            if f.restored {
+                <span class="badge" title="restored from ... N more">{"↻"}</span>
+            }
+            { for f.roles.iter().map(|r| html! { <span class="role">{ r }</span> }) }
+        </li>
+    }
+}

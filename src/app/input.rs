@@ -1,0 +1,73 @@
+//! The input panel: the text area, "Try the example" and "Clear".
+
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+/// Properties of [`InputPanel`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// Called with the new text and whether to diagnose at once (no debounce).
+    pub on_input: Callback<(String, bool)>,
+    /// Whether the text area holds anything (enables "Clear").
+    pub has_text: bool,
+}
+
+/// The text area is uncontrolled: the page never rewrites what the person typed; it only reads
+/// it on `input`, and writes it when the person asks for the example or to clear.
+#[function_component(InputPanel)]
+pub fn input_panel(props: &Props) -> Html {
+    let area = use_node_ref();
+    let oninput = {
+        let cb = props.on_input.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() {
+                cb.emit((t.value(), false));
+            }
+        })
+    };
+    // Text replaced by "Try the example" or "Clear", kept so one click brings it back.
+    let stash = use_state(|| None::<String>);
+    let replace_with = |text: &'static str| {
+        let area = area.clone();
+        let cb = props.on_input.clone();
+        let stash = stash.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(t) = area.cast::<HtmlTextAreaElement>() {
+                let old = t.value();
+                if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE {
+                    stash.set(Some(old));
+                }
+                t.set_value(text);
+                t.set_scroll_top(0);
+            }
+            cb.emit((text.to_owned(), true));
+        })
+    };
+    let restore = {
+        let area = area.clone();
+        let cb = props.on_input.clone();
+        let stash = stash.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let (Some(old), Some(t)) = ((*stash).clone(), area.cast::<HtmlTextAreaElement>()) {
+                t.set_value(&old);
+                stash.set(None);
+                cb.emit((old, true));
+            }
+        })
+    };
+    html! {
+        <section class="input" aria-label="Stack trace input">
+            <label for="trace-input" class="input-label">{"Stack trace"}</label>
+            <textarea id="trace-input" ref={area.clone()} {oninput} spellcheck="false" autocomplete="off"
+                placeholder="Paste a stack trace: from a log, a mail, the Flink web UI or its REST API (JSON)…" />
+            <div class="actions">
+                <button id="try-example" type="button" class="primary" onclick={replace_with(crate::FLAGSHIP_EXAMPLE)}>{"Try the example"}</button>
+                <button id="clear" type="button" disabled={!props.has_text} onclick={replace_with("")}>{"Clear"}</button>
+                if stash.is_some() {
+                    <button id="restore" type="button" onclick={restore}>{"Restore your text"}</button>
+                }
+                <span class="hint">{"Example: a checkpoint failing with ConcurrentModificationException in an async I/O operator."}</span>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,157 @@
+//! The Yew single-page app (feature `web`). Components render [`crate::view`] models; all
+//! parsing and matching happens in the pure core.
+
+mod chain;
+mod finding;
+mod input;
+mod state;
+mod trace;
+
+use gloo::timers::callback::Timeout;
+use state::{Action, State, Status};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Milliseconds from `performance.now()`, when the page has a Performance object.
+fn now_ms() -> Option<f64> {
+    Some(web_sys::window()?.performance()?.now())
+}
+
+/// How long to wait after the last keystroke before diagnosing, by input size (ms).
+fn debounce_ms(bytes: usize) -> u32 {
+    match bytes {
+        0..=20_000 => 150,
+        20_001..=1_000_000 => 300,
+        _ => 600,
+    }
+}
+
+/// Publishes timings for the end-to-end test and the budget script.
+fn publish_timings(t: state::Timings) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let obj = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&obj, &"diagnose_ms".into(), &t.diagnose_ms.into());
+    let _ = js_sys::Reflect::set(&obj, &"bytes".into(), &(t.bytes as f64).into());
+    let _ = js_sys::Reflect::set(&window, &"__traceDoctorTimings".into(), &obj);
+}
+
+/// The page.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(State::default);
+    // The pending debounce timer; replacing it cancels the previous one.
+    let timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
+
+    let schedule = {
+        let state = state.clone();
+        let timer = timer.clone();
+        Callback::from(move |(generation, delay): (u64, u32)| {
+            let dispatcher = state.dispatcher();
+            let t = Timeout::new(delay, move || {
+                dispatcher.dispatch(Action::Working(generation));
+                // Give the browser a frame to paint "working" before the work starts.
+                let d2 = dispatcher.clone();
+                Timeout::new(16, move || {
+                    d2.dispatch(Action::Diagnose {
+                        generation,
+                        now: now_ms,
+                    })
+                })
+                .forget();
+            });
+            *timer.borrow_mut() = Some(t);
+        })
+    };
+
+    let on_input = {
+        let state = state.clone();
+        let schedule = schedule.clone();
+        Callback::from(move |(text, immediate): (String, bool)| {
+            let bytes = text.len();
+            let generation = state.generation + 1;
+            state.dispatch(Action::Input(Rc::from(text)));
+            schedule.emit((generation, if immediate { 0 } else { debounce_ms(bytes) }));
+        })
+    };
+
+    {
+        let timings = state.timings;
+        let status = state.status;
+        use_effect_with((status, state.generation), move |_| {
+            if status == Status::Done {
+                publish_timings(timings);
+            }
+        });
+    }
+
+    let status_text = match state.status {
+        Status::Idle => "Paste a stack trace, or try the example.".to_owned(),
+        Status::Pending => "Reading…".to_owned(),
+        Status::Working => format!("Diagnosing {} KB…", state.input.len().div_ceil(1024)),
+        Status::Done => match &state.model {
+            Some(m) if m.traces.is_empty() => "No stack trace found.".to_owned(),
+            Some(m) => {
+                let n = m.traces.len() + m.hidden_traces;
+                let f: usize = m.traces.iter().map(|t| t.findings.len()).sum();
+                format!(
+                    "{n} trace{} read, {f} diagnosis{} — {:.1} ms.",
+                    if n == 1 { "" } else { "s" },
+                    if f == 1 { "" } else { "es" },
+                    state.timings.diagnose_ms
+                )
+            }
+            None => String::new(),
+        },
+    };
+
+    html! {
+        <>
+        <header class="top">
+            <h1><span class="logo" aria-hidden="true">{"⚕"}</span>{" Trace Doctor"}</h1>
+            <p class="tagline">{"Paste a Flink or JVM stack trace: the root cause, the frames that matter, and the fix. Runs entirely in your browser; nothing is sent anywhere."}</p>
+        </header>
+        <main class="layout">
+            <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} />
+            <section class="result" aria-label="Diagnosis">
+                <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite">{ status_text }</p>
+                { result_view(&state) }
+            </section>
+        </main>
+        <footer class="foot">
+            <p>{"Trace Doctor parses the text in this page with WebAssembly. Diagnoses cite Flink's docs and JIRA; check them against your version."}</p>
+        </footer>
+        </>
+    }
+}
+
+fn result_view(state: &State) -> Html {
+    let Some(model) = &state.model else {
+        return html! {};
+    };
+    if model.traces.is_empty() {
+        return html! {
+            <div class="no-trace" role="note">
+                <h2>{"No stack trace found"}</h2>
+                <p>{"Trace Doctor looks for frame lines such as "}<code>{"at org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)"}</code>{" under an exception line such as "}<code>{"java.io.IOException: …"}</code>{"."}</p>
+                <p>{"Paste the whole trace, including the lines that start with \"at\" and \"Caused by:\". Your text is kept as you typed it."}</p>
+            </div>
+        };
+    }
+    html! {
+        <>
+        { for model.traces.iter().map(|t| html! { <trace::TraceCard trace={t.clone()} /> }) }
+        if model.hidden_traces > 0 {
+            <p class="hidden-traces">{ format!("{} more distinct traces are not shown.", model.hidden_traces) }</p>
+        }
+        if !model.problems.is_empty() {
+            <details class="problems">
+                <summary>{ format!("{} part{} of the text could not be read fully", model.problems.len(), if model.problems.len() == 1 { "" } else { "s" }) }</summary>
+                <ul>{ for model.problems.iter().take(100).map(|(line, msg)| html! { <li>{ format!("line {line}: {msg}") }</li> }) }</ul>
+            </details>
+        }
+        </>
+    }
+}

@@ -1,0 +1,50 @@
+//! One distinct trace: its context facts, findings and the annotated cause chain.
+
+use super::{chain::Chain, finding::FindingCard};
+use crate::view::TraceView;
+use yew::prelude::*;
+
+/// Properties of [`TraceCard`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The trace to show.
+    pub trace: TraceView,
+}
+
+/// A trace: facts, then the diagnosis, then the annotated trace.
+#[function_component(TraceCard)]
+pub fn trace_card(props: &Props) -> Html {
+    let t = &props.trace;
+    let seen = if t.occurrences > 1 {
+        format!(" · seen {} times", t.occurrences)
+    } else {
+        String::new()
+    };
+    html! {
+        <article class="trace" id={format!("t{}", t.number)} aria-label={format!("Trace {}", t.number)}>
+            <h2 class="trace-head">{ format!("Trace {} · lines {}–{}{seen}", t.number, t.lines.0, t.lines.1) }</h2>
+            <dl class="context">
+                { for t.facts.iter().map(|f| html! {
+                    <div class="fact" data-fact={f.key}>
+                        <dt>{ f.label }</dt>
+                        <dd>{ &f.value }</dd>
+                    </div>
+                }) }
+            </dl>
+            if !t.version_reasons.is_empty() {
+                <details class="version-reasons">
+                    <summary>{"How the version was read"}</summary>
+                    <ul>{ for t.version_reasons.iter().map(|r| html! { <li>{ r }</li> }) }</ul>
+                </details>
+            }
+            if t.findings.is_empty() {
+                <section class="finding none">
+                    <h3>{"No known diagnosis"}</h3>
+                    <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause is shown first below; search the Flink mailing-list archives and JIRA for its class and the innermost frame of your own code."}</p>
+                </section>
+            }
+            { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} /> }) }
+            <Chain chain={t.chain.clone()} />
+        </article>
+    }
+}

@@ -1,0 +1,451 @@
+//! The page's view model: everything the UI shows, computed from a [`Diagnosis`] without any
+//! UI library, so it is tested natively. The Yew components only render these structs.
+
+use crate::diagnose::{Diagnosis, TraceDiagnosis};
+use crate::frames::{group_of, FrameGroup};
+use crate::model::{Frame, Location, Relation};
+use crate::rules;
+use crate::span::LineIndex;
+
+/// How many distinct traces the page renders in full; the rest are counted.
+pub const MAX_TRACES_SHOWN: usize = 20;
+
+/// The whole result area.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageModel {
+    /// Traces to show, in input order.
+    pub traces: Vec<TraceView>,
+    /// Distinct traces found but not shown (past [`MAX_TRACES_SHOWN`]).
+    pub hidden_traces: usize,
+    /// What the parser could not read: (1-based line, message).
+    pub problems: Vec<(usize, String)>,
+    /// Size of the input in bytes.
+    pub input_bytes: usize,
+}
+
+/// One distinct trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceView {
+    /// 1-based position among the traces.
+    pub number: usize,
+    /// Times this trace appears in the input.
+    pub occurrences: usize,
+    /// First and last 1-based input line.
+    pub lines: (usize, usize),
+    /// Facts read from the text, in display order.
+    pub facts: Vec<Fact>,
+    /// Why the version is what it is.
+    pub version_reasons: Vec<String>,
+    /// Findings, most specific first.
+    pub findings: Vec<FindingView>,
+    /// The cause chain, root cause first, then suppressed throwables.
+    pub chain: Vec<ExceptionView>,
+}
+
+/// A fact such as "checkpoint 575".
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fact {
+    /// Stable key (`checkpoint`, `operators`, `subtask`, `attempt`, `time`, `version`).
+    pub key: &'static str,
+    /// Label (`Checkpoint`).
+    pub label: &'static str,
+    /// Value as shown (`575`).
+    pub value: String,
+}
+
+/// A finding, ready to render. HTML fields come from the rule files (rendered at build time).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FindingView {
+    /// Rule id.
+    pub rule: String,
+    /// Title.
+    pub title: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// Summary (HTML).
+    pub summary_html: String,
+    /// "Why it happens" (HTML).
+    pub why_html: String,
+    /// Further sections: (heading, HTML).
+    pub sections: Vec<(String, String)>,
+    /// Fixes, best first (HTML).
+    pub fixes_html: Vec<String>,
+    /// What does not help (HTML).
+    pub not_fixes_html: Vec<String>,
+    /// Known false alarms (HTML).
+    pub false_alarms_html: Option<String>,
+    /// References: (title, URL).
+    pub references: Vec<(String, String)>,
+    /// Why the rule matched.
+    pub evidence: Vec<String>,
+    /// Versions the rule applies to.
+    pub versions: String,
+    /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
+    pub highlights: Vec<(String, String, usize, String)>,
+}
+
+/// One throwable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExceptionView {
+    /// DOM id (`t1-e2`).
+    pub id: String,
+    /// `root cause`, `wrapped by`, `suppressed`.
+    pub relation: &'static str,
+    /// Fully qualified class (empty: frames without a header).
+    pub class: String,
+    /// Message, or empty.
+    pub message: String,
+    /// 1-based input line of the header.
+    pub line: usize,
+    /// Role labels on the header.
+    pub roles: Vec<String>,
+    /// Frames, grouped for folding.
+    pub blocks: Vec<FrameBlock>,
+    /// Frames restored from `... N more` (N), when any.
+    pub restored: usize,
+    /// Open by default (the root cause and any throwable with highlights).
+    pub open: bool,
+}
+
+/// A run of frames: shown one by one, or folded under a label.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FrameBlock {
+    /// Frames always shown (highlighted, or user code).
+    Shown(Vec<FrameView>),
+    /// Frames folded under "12 Flink runtime frames".
+    Folded {
+        /// Label of the fold.
+        label: String,
+        /// The frames inside.
+        frames: Vec<FrameView>,
+    },
+}
+
+/// One frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameView {
+    /// DOM id (`t1-e2-f5`).
+    pub id: String,
+    /// Package prefix (`org.apache.flink.runtime.state.`), shown dimmed.
+    pub package: String,
+    /// Simple class and method (`PartitionableListState.<init>`).
+    pub name: String,
+    /// Location (`PartitionableListState.java:64`).
+    pub location: String,
+    /// 1-based input line.
+    pub line: usize,
+    /// Who wrote the code.
+    pub group: FrameGroup,
+    /// Restored from `... N more`.
+    pub restored: bool,
+    /// Role labels from the findings (empty: not highlighted).
+    pub roles: Vec<String>,
+}
+
+/// Builds the page model of `diagnosis` over `input`.
+pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
+    let index = LineIndex::new(input);
+    let traces = diagnosis
+        .traces
+        .iter()
+        .take(MAX_TRACES_SHOWN)
+        .enumerate()
+        .map(|(n, d)| trace_view(n + 1, d, &index))
+        .collect();
+    PageModel {
+        traces,
+        hidden_traces: diagnosis.traces.len().saturating_sub(MAX_TRACES_SHOWN),
+        problems: diagnosis
+            .problems
+            .iter()
+            .map(|p| (index.line_of(p.span.start), p.message.clone()))
+            .collect(),
+        input_bytes: input.len(),
+    }
+}
+
+fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView {
+    let t = &d.trace;
+    let line = |offset: usize| index.line_of(offset);
+    // Role labels per (throwable, frame) from every finding.
+    let roles_at = |ti: usize, fi: Option<usize>| -> Vec<String> {
+        let mut roles: Vec<String> = Vec::new();
+        for f in &d.findings {
+            for h in f
+                .highlights
+                .iter()
+                .filter(|h| h.throwable == ti && h.frame == fi)
+            {
+                if !roles.contains(&h.role) {
+                    roles.push(h.role.clone());
+                }
+            }
+        }
+        roles
+    };
+    let order = t.search_order();
+    let root = d.root_cause;
+    let chain = order
+        .iter()
+        .map(|&ti| {
+            let th = &t.throwables[ti];
+            let id = format!("t{number}-e{ti}");
+            let frames: Vec<FrameView> = th
+                .frames
+                .iter()
+                .enumerate()
+                .map(|(fi, f)| frame_view(&id, fi, f, line(f.span.start), roles_at(ti, Some(fi))))
+                .collect();
+            let any_roles = frames.iter().any(|f| !f.roles.is_empty());
+            ExceptionView {
+                relation: match th.relation {
+                    _ if ti == root => "root cause",
+                    Relation::SuppressedBy(_) => "suppressed",
+                    _ => "wrapped by",
+                },
+                class: th.class.clone(),
+                message: th.message.clone().unwrap_or_default(),
+                line: line(th.header_span.start),
+                roles: roles_at(ti, None),
+                restored: th
+                    .frames
+                    .iter()
+                    .filter(|f| f.expanded_from.is_some())
+                    .count(),
+                open: ti == root || any_roles,
+                blocks: blocks(frames),
+                id,
+            }
+        })
+        .collect();
+    let mut facts = Vec::new();
+    if let Some(id) = d.context.checkpoint_id {
+        facts.push(Fact {
+            key: "checkpoint",
+            label: "Checkpoint",
+            value: id.to_string(),
+        });
+    }
+    if let Some(task) = &d.context.task {
+        facts.push(Fact {
+            key: "operators",
+            label: "Operator chain",
+            value: task.operators.join(" → "),
+        });
+        facts.push(Fact {
+            key: "subtask",
+            label: "Subtask",
+            value: format!("{} of {}", task.subtask, task.parallelism),
+        });
+        if let Some(a) = task.attempt {
+            facts.push(Fact {
+                key: "attempt",
+                label: "Attempt",
+                value: a.to_string(),
+            });
+        }
+    }
+    if let Some(time) = &d.context.time {
+        facts.push(Fact {
+            key: "time",
+            label: "Time",
+            value: time.clone(),
+        });
+    }
+    facts.push(Fact {
+        key: "version",
+        label: "Flink version",
+        value: d.flink_version.summary.clone(),
+    });
+    let findings = d
+        .findings
+        .iter()
+        .filter_map(|f| {
+            let rule = rules::by_id(&f.rule)?;
+            let e = &rule.def.explanation;
+            Some(FindingView {
+                rule: f.rule.clone(),
+                title: rule.def.title.clone(),
+                severity: rule.def.severity.clone(),
+                summary_html: rule.def.summary.html.clone(),
+                why_html: e.why.html.clone(),
+                sections: e
+                    .sections
+                    .iter()
+                    .map(|s| (s.heading.clone(), s.body.html.clone()))
+                    .collect(),
+                fixes_html: e.fixes.iter().map(|p| p.html.clone()).collect(),
+                not_fixes_html: e.not_fixes.iter().map(|p| p.html.clone()).collect(),
+                false_alarms_html: e.false_alarms.as_ref().map(|p| p.html.clone()),
+                references: rule
+                    .def
+                    .references
+                    .iter()
+                    .map(|r| (r.title.clone(), r.url.clone()))
+                    .collect(),
+                evidence: f.evidence.clone(),
+                versions: rule.def.versions.clone(),
+                highlights: f
+                    .highlights
+                    .iter()
+                    .map(|h| {
+                        let th = &t.throwables[h.throwable];
+                        let (name, dom) =
+                            match h.frame.and_then(|k| th.frames.get(k).map(|fr| (k, fr))) {
+                                Some((k, fr)) => (
+                                    format!("{}.{}", fr.simple_class(), fr.method),
+                                    format!("t{number}-e{}-f{k}", h.throwable),
+                                ),
+                                None => (
+                                    th.simple_class().to_owned(),
+                                    format!("t{number}-e{}", h.throwable),
+                                ),
+                            };
+                        (h.role.clone(), name, line(h.span.start), dom)
+                    })
+                    .collect(),
+            })
+        })
+        .collect();
+    TraceView {
+        number,
+        occurrences: d.occurrences,
+        lines: (
+            line(t.span.start),
+            line(t.span.end.saturating_sub(1).max(t.span.start)),
+        ),
+        facts,
+        version_reasons: d.flink_version.reasons.clone(),
+        findings,
+        chain,
+    }
+}
+
+fn frame_view(prefix: &str, fi: usize, f: &Frame, line: usize, roles: Vec<String>) -> FrameView {
+    let simple = f.simple_class();
+    let package = f.class[..f.class.len() - simple.len()].to_owned();
+    FrameView {
+        id: format!("{prefix}-f{fi}"),
+        package,
+        name: format!("{simple}.{}", f.method),
+        location: match &f.location {
+            Location::Source {
+                file,
+                line: Some(l),
+            } => format!("{file}:{l}"),
+            Location::Source { file, line: None } => file.clone(),
+            Location::Native => "Native Method".into(),
+            Location::Unknown => "Unknown Source".into(),
+        },
+        line,
+        group: group_of(&f.class),
+        restored: f.expanded_from.is_some(),
+        roles,
+    }
+}
+
+/// Groups frames: highlighted and user-code frames are shown; runs of other frames of one group
+/// (and of restored frames) fold under a label.
+pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
+    let mut out: Vec<FrameBlock> = Vec::new();
+    let shown = |f: &FrameView| !f.roles.is_empty() || f.group == FrameGroup::User;
+    for f in frames {
+        if shown(&f) {
+            match out.last_mut() {
+                Some(FrameBlock::Shown(v)) => v.push(f),
+                _ => out.push(FrameBlock::Shown(vec![f])),
+            }
+            continue;
+        }
+        let key = (f.group, f.restored);
+        match out.last_mut() {
+            Some(FrameBlock::Folded { frames, .. })
+                if frames.last().is_some_and(|g| (g.group, g.restored) == key) =>
+            {
+                frames.push(f)
+            }
+            _ => out.push(FrameBlock::Folded {
+                label: String::new(),
+                frames: vec![f],
+            }),
+        }
+    }
+    for b in &mut out {
+        if let FrameBlock::Folded { label, frames } = b {
+            let n = frames.len();
+            let what = frames[0].group.label();
+            let s = if n == 1 { "" } else { "s" };
+            *label = if frames[0].restored {
+                format!("{n} {what} frame{s} shared with the enclosing exception (\"... more\")")
+            } else {
+                format!("{n} {what} frame{s}")
+            };
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flagship_view_has_root_cause_first_facts_and_roles() {
+        let input = crate::FLAGSHIP_EXAMPLE;
+        let page = build(input, &crate::diagnose(input));
+        assert_eq!(page.traces.len(), 1);
+        let t = &page.traces[0];
+        assert_eq!(
+            t.chain[0].class,
+            "java.util.ConcurrentModificationException"
+        );
+        assert_eq!(t.chain[0].relation, "root cause");
+        assert_eq!(t.chain[2].class, "java.io.IOException");
+        let fact = |k: &str| t.facts.iter().find(|f| f.key == k).map(|f| f.value.clone());
+        assert_eq!(fact("checkpoint").as_deref(), Some("575"));
+        assert_eq!(fact("subtask").as_deref(), Some("18 of 60"));
+        assert_eq!(
+            fact("operators").as_deref(),
+            Some("ual_transform_UserLogBlackUidJudger → ual_transform_IpLabel")
+        );
+        assert_eq!(t.findings[0].rule, "async-wait-inflight-cme");
+        assert!(
+            t.findings[0].why_html.contains("<code>"),
+            "Markdown was rendered at build time"
+        );
+        let roles: Vec<&str> = t
+            .chain
+            .iter()
+            .flat_map(|e| &e.blocks)
+            .flat_map(|b| match b {
+                FrameBlock::Shown(v) => v
+                    .iter()
+                    .flat_map(|f| f.roles.iter().map(String::as_str))
+                    .collect::<Vec<_>>(),
+                FrameBlock::Folded { .. } => vec![],
+            })
+            .collect();
+        for want in [
+            "the map being iterated",
+            "Kryo copying a generic-typed POJO field",
+            "the async operator's in-flight records (operator list state)",
+            "synchronous phase of the operator-state snapshot",
+            "checkpoint barrier arrived here",
+        ] {
+            assert!(roles.contains(&want), "{want} missing from {roles:?}");
+        }
+    }
+
+    #[test]
+    fn runs_of_runtime_frames_fold_and_user_frames_show() {
+        let input = "java.lang.RuntimeException: x\n\tat com.acme.Job.run(Job.java:3)\n\tat org.apache.flink.A.a(A.java:1)\n\tat org.apache.flink.B.b(B.java:2)\n\tat java.lang.Thread.run(Thread.java:748)\n";
+        let page = build(input, &crate::diagnose(input));
+        let blocks = &page.traces[0].chain[0].blocks;
+        assert_eq!(blocks.len(), 3);
+        assert!(matches!(&blocks[0], FrameBlock::Shown(v) if v[0].name == "Job.run"));
+        assert!(
+            matches!(&blocks[1], FrameBlock::Folded { label, .. } if label == "2 Flink runtime frames")
+        );
+        assert!(matches!(&blocks[2], FrameBlock::Folded { label, .. } if label == "1 JDK frame"));
+    }
+}

@@ -1,0 +1,121 @@
+//! The CLI on the shared cases: formats, exit codes and messages.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn cli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_trace-doctor"))
+}
+
+fn case(name: &str) -> String {
+    format!("{}/tests/cases/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn json_output_has_the_documented_shape() {
+    let out = cli()
+        .args(["diagnose", &case("seed.txt"), "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &v["traces"][0];
+    let root = t["root_cause"].as_u64().unwrap() as usize;
+    assert_eq!(
+        t["exceptions"][root]["class"],
+        "java.util.ConcurrentModificationException"
+    );
+    let frame = &t["exceptions"][root]["frames"][0];
+    assert_eq!(frame["class"], "java.util.HashMap$HashIterator");
+    assert_eq!(frame["method"], "nextNode");
+    assert_eq!(frame["file"], "HashMap.java");
+    assert_eq!(frame["line"], 1445);
+    assert_eq!(t["context"]["checkpoint_id"], 575);
+    assert_eq!(t["context"]["operators"][1], "ual_transform_IpLabel");
+    assert_eq!(t["context"]["subtask"], 18);
+    assert_eq!(t["context"]["parallelism"], 60);
+    assert_eq!(t["context"]["attempt"], 0);
+    assert_eq!(t["context"]["flink_version"]["summary"], "1.13.0 – 1.13.2");
+    assert_eq!(t["findings"][0]["rule"], "async-wait-inflight-cme");
+    let roles: Vec<&str> = t["findings"][0]["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["role"].as_str().unwrap())
+        .collect();
+    assert!(roles.contains(&"the map being iterated"));
+}
+
+#[test]
+fn text_and_markdown_read_stdin() {
+    for (format, marker) in [
+        ("text", "Cause chain, root cause first\n---"),
+        ("markdown", "### Cause chain, root cause first"),
+    ] {
+        let mut child = cli()
+            .args(["diagnose", "-", "--format", format])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(std::fs::read(case("seed-log4j.txt")).unwrap().as_slice())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(marker), "{format}: {text}");
+        assert!(text.contains("Flink version 1.13.2"), "{format}");
+    }
+}
+
+#[test]
+fn no_trace_is_exit_1_with_a_message_and_missing_file_is_exit_2() {
+    let mut child = cli()
+        .args(["diagnose"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"hello, not a trace\xff\xfe")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no stack trace found"));
+
+    let out = cli()
+        .args(["diagnose", "/nonexistent/trace.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/trace.txt"));
+}
+
+#[test]
+fn rules_lists_the_catalogue_as_json() {
+    let out = cli().args(["rules", "--format", "json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"async-wait-inflight-cme")
+            && ids.contains(&"chained-copy-cme")
+            && ids.contains(&"broadcast-state-copy-cme")
+    );
+}

@@ -1,0 +1,163 @@
+//! Every rule folder carries its fixtures: `match-*.txt` (the rule must fire on each) and
+//! `no-match-*.txt` (it must not), at least one of each (the Semgrep habit). The catalogue must
+//! load without errors, and each rule's folder name is its id (checked by build.rs).
+
+use std::path::Path;
+use trace_doctor::{diagnose, rules};
+
+fn rules_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+#[test]
+fn the_catalogue_loads_without_errors() {
+    assert!(
+        rules::catalogue_errors().is_empty(),
+        "{:?}",
+        rules::catalogue_errors()
+    );
+    assert!(rules::catalogue().len() >= 3);
+    let on_disk = std::fs::read_dir(rules_dir())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().join("rule.toml").is_file())
+        .count();
+    assert_eq!(
+        rules::catalogue().len(),
+        on_disk,
+        "every rule folder is in the catalogue"
+    );
+}
+
+#[test]
+fn every_rule_fires_on_its_match_fixtures_and_not_on_its_no_match_fixtures() {
+    let mut failures = Vec::new();
+    for rule in rules::catalogue() {
+        let dir = rules_dir().join(&rule.def.id);
+        let mut matches = 0;
+        let mut non_matches = 0;
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let want = if name.starts_with("match-") {
+                matches += 1;
+                true
+            } else if name.starts_with("no-match-") {
+                non_matches += 1;
+                false
+            } else {
+                continue;
+            };
+            let input = std::fs::read_to_string(&path).unwrap();
+            let d = diagnose(&input);
+            let fired = d
+                .traces
+                .iter()
+                .any(|t| t.findings.iter().any(|f| f.rule == rule.def.id));
+            if fired != want {
+                failures.push(format!(
+                    "{}: {} {}",
+                    rule.def.id,
+                    name,
+                    if want { "did not fire" } else { "fired" }
+                ));
+            }
+            if want {
+                // Every role a fixture was written to show must be highlighted.
+                let finding = d
+                    .traces
+                    .iter()
+                    .flat_map(|t| &t.findings)
+                    .find(|f| f.rule == rule.def.id);
+                if finding.is_some_and(|f| f.highlights.is_empty()) {
+                    failures.push(format!(
+                        "{}: {name} fired without highlighting any frame",
+                        rule.def.id
+                    ));
+                }
+            }
+        }
+        if matches == 0 || non_matches == 0 {
+            failures.push(format!("{}: needs at least one match-*.txt and one no-match-*.txt ({matches}/{non_matches})", rule.def.id));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_rule_has_the_fixed_parts_of_an_explanation() {
+    for rule in rules::catalogue() {
+        let d = &rule.def;
+        assert!(
+            !d.title.is_empty() && !d.summary.md.is_empty(),
+            "{}: title and summary",
+            d.id
+        );
+        assert!(
+            !d.explanation.why.html.is_empty(),
+            "{}: why, rendered",
+            d.id
+        );
+        assert!(
+            !d.explanation.fixes.is_empty(),
+            "{}: at least one fix",
+            d.id
+        );
+        assert!(!d.references.is_empty(), "{}: at least one reference", d.id);
+        for r in &d.references {
+            assert!(
+                r.url.starts_with("https://"),
+                "{}: reference {} is an absolute https URL",
+                d.id,
+                r.title
+            );
+        }
+        assert!(
+            d.title.chars().next().is_some_and(char::is_uppercase),
+            "{}: title in sentence case",
+            d.id
+        );
+    }
+}
+
+/// FLINK-21072 moved the synchronous copy into `syncPrepareResources`; before 1.13 the same
+/// race shows `DefaultOperatorStateBackendSnapshotStrategy.snapshot`. The flagship rule must
+/// still fire on that older layout.
+#[test]
+fn flagship_rule_fires_on_the_pre_1_13_snapshot_layout() {
+    let input = "java.util.ConcurrentModificationException\n\
+        \tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n\
+        \tat com.esotericsoftware.kryo.serializers.MapSerializer.copy(MapSerializer.java:156)\n\
+        \tat org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer.copy(KryoSerializer.java:254)\n\
+        \tat org.apache.flink.api.java.typeutils.runtime.PojoSerializer.copy(PojoSerializer.java:234)\n\
+        \tat org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer.copy(StreamElementSerializer.java:106)\n\
+        \tat org.apache.flink.runtime.state.ArrayListSerializer.copy(ArrayListSerializer.java:75)\n\
+        \tat org.apache.flink.runtime.state.PartitionableListState.deepCopy(PartitionableListState.java:76)\n\
+        \tat org.apache.flink.runtime.state.DefaultOperatorStateBackendSnapshotStrategy.snapshot(DefaultOperatorStateBackendSnapshotStrategy.java:90)\n\
+        \tat org.apache.flink.runtime.state.DefaultOperatorStateBackend.snapshot(DefaultOperatorStateBackend.java:252)\n";
+    let d = diagnose(input);
+    let rules: Vec<&str> = d.traces[0]
+        .findings
+        .iter()
+        .map(|f| f.rule.as_str())
+        .collect();
+    assert_eq!(rules, ["async-wait-inflight-cme"]);
+}
+
+#[test]
+fn a_cme_without_the_snapshot_copy_is_not_the_flagship() {
+    // Only the in-flight copy frames, no operator-state snapshot: not enough.
+    let input = "java.util.ConcurrentModificationException\n\
+        \tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n\
+        \tat org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer.copy(StreamElementSerializer.java:106)\n\
+        \tat org.apache.flink.streaming.api.operators.async.AsyncWaitOperator.processElement(AsyncWaitOperator.java:210)\n";
+    let d = diagnose(input);
+    assert!(
+        d.traces[0].findings.is_empty(),
+        "{:?}",
+        d.traces[0].findings
+    );
+}
