@@ -16,6 +16,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    log "adding the $component component"
+    rustup component add "$component"
+  fi
+done
+
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 min)"
   # no --locked: its lockfile names a crate version the registry mirror lacks (shared/toolchain.md)

@@ -342,7 +342,9 @@ async function test(name, fn) {
   try {
     await fn(check);
   } catch (e) {
-    problems.push(`threw: ${(e && e.message) || e}`.split('\n').slice(0, 6).join('\n      '));
+    // Playwright quotes the whole argument in its call log: keep the message short.
+    const lines = `threw: ${(e && e.message) || e}`.split('\n').slice(0, 6);
+    problems.push(lines.map((l) => (l.length > 300 ? l.slice(0, 300) + '…' : l)).join('\n      '));
   }
   problems.push(...issues.slice(mark));
   const took = (performance.now() - t0).toFixed(0);
@@ -467,7 +469,19 @@ await test('flagship at 390 px wide: renders without horizontal page scroll', as
     await narrow.locator('#try-example').click();
     await narrow.locator(`.finding[data-rule="${FLAGSHIP_RULE}"]`).first().waitFor({ state: 'visible', timeout: 15_000 });
     const scrollWidth = await narrow.evaluate(() => document.documentElement.scrollWidth);
-    check(scrollWidth <= 391, `the page scrolls sideways at 390 px: document scrollWidth is ${scrollWidth}`);
+    if (!check(scrollWidth <= 391, `the page scrolls sideways at 390 px: document scrollWidth is ${scrollWidth}`)) {
+      // Name the outermost elements that stick out, so the culprit is easy to find.
+      const culprits = await narrow.evaluate(() => {
+        const vw = document.documentElement.clientWidth;
+        const name = (e) =>
+          e.tagName.toLowerCase() + (e.id ? `#${e.id}` : '') + [...e.classList].map((c) => `.${c}`).join('');
+        return [...document.body.querySelectorAll('*')]
+          .filter((e) => e.getBoundingClientRect().right > vw + 1 && e.parentElement.getBoundingClientRect().right <= vw + 1)
+          .slice(0, 6)
+          .map((e) => `${name(e)} (right edge ${Math.round(e.getBoundingClientRect().right)} px, "${(e.textContent || '').trim().slice(0, 40)}")`);
+      });
+      for (const c of culprits) check(false, `sticks out: ${c}`);
+    }
     await narrow.screenshot({ path: path.join(OUT, 'flagship-narrow.png'), fullPage: true });
   } finally {
     await narrow.close();
@@ -581,11 +595,16 @@ await test('huge paste (>= 2 MB): the page stays responsive and finishes', async
   const huge = unit.repeat(copies);
   await openApp(page);
   const t0 = performance.now();
+  // The paste returns only after the page's input handlers ran, so a page that works synchronously
+  // on 2 MB blocks right here: the 5 s budget runs from the start of the paste.
   const how = await withTimeout(paste(page, '#trace-input', huge), 20_000, 'pasting 2 MB');
   const tPasted = performance.now();
-  check(tPasted - t0 < 10_000, `the paste itself took ${ms(tPasted - t0)} (the page blocked while handling it)`);
   await withTimeout(page.evaluate(() => 1), 5_000, 'page.evaluate(() => 1) after the paste');
   const tResponsive = performance.now();
+  check(
+    tResponsive - t0 <= 5_000,
+    `the page did not answer for ${ms(tResponsive - t0)} after the paste started (the paste returned after ${ms(tPasted - t0)}; budget 5 s)`,
+  );
   await waitDone(page, 20_000);
   const tDone = performance.now();
   const len = await page.evaluate(() => document.querySelector('#trace-input').value.length);
