@@ -5,6 +5,7 @@
 #   3 clippy    cargo clippy --all-targets -- -D warnings
 #   4 clippy-web  the same for the wasm page binary
 #   5 test      cargo test (unit, integration, CLI tests; native)
+#   5b web-test  tests/web.rs with wasm-bindgen-test in headless Chromium (core + app in wasm)
 #   6 build     scripts/build.sh (trunk build --release --offline -> dist/)
 #   7 e2e       node tests/e2e/run.mjs (headless Chromium against dist/; screenshots in tests/e2e/out/)
 #   8 measure   scripts/measure.sh (page weight; MEASURE_BENCH=1 adds the native benchmark)
@@ -59,8 +60,9 @@ run_e2e() {
 step setup bash scripts/setup.sh
 step fmt cargo fmt --check
 step clippy cargo clippy --all-targets -- -D warnings
-step clippy-web cargo clippy --no-default-features --features web --target wasm32-unknown-unknown --bin trace-doctor-web -- -D warnings
+step clippy-web cargo clippy --no-default-features --features web --target wasm32-unknown-unknown --bin trace-doctor-web --test web -- -D warnings
 step test cargo test
+step web-test env CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --features web --test web
 step build bash scripts/build.sh
 step e2e run_e2e
 step measure bash scripts/measure.sh

@@ -440,6 +440,14 @@ await test('flagship: try-example shows the async-wait-inflight-cme diagnosis', 
       };
     }),
   );
+  // In-page benchmark: the exported bench_diagnose runs parse + diagnose + view model.
+  timing.bench = await page.evaluate(async () => {
+    const text = document.querySelector('#trace-input').value;
+    const b = window.wasmBindings && window.wasmBindings.bench_diagnose;
+    if (!b) return null;
+    const r = b(text, 300);
+    return { median: r[0], min: r[1], max: r[2], iterations: 300, bytes: text.length };
+  });
   await page.screenshot({ path: path.join(OUT, 'flagship.png'), fullPage: true });
 });
 
@@ -447,6 +455,12 @@ await test('flagship: try-example shows the async-wait-inflight-cme diagnosis', 
 {
   const p = timing.probe || {};
   console.log(`timing: window.__traceDoctorTimings = ${timing.app ? JSON.stringify(timing.app) : '(not exposed)'}`);
+  const b = timing.bench;
+  console.log(
+    b
+      ? `timing: in-page benchmark, flagship (${b.bytes} chars) parse + diagnose + view model x${b.iterations}: median ${b.median.toFixed(3)} ms, min ${b.min.toFixed(3)} ms, max ${b.max.toFixed(3)} ms`
+      : 'timing: in-page benchmark not exposed (window.wasmBindings.bench_diagnose)',
+  );
   console.log(
     `timing: navigation start -> DOMContentLoaded ${ms(timing.domContentLoaded)}, load ${ms(timing.load)}, ` +
       `app mounted ${ms(p.mounted)}` +
