@@ -6,6 +6,8 @@
 //! runs it all; [`report`] turns the result into the JSON, text and Markdown people read.
 //! The Yew app (feature `web`) and the CLI (feature `cli`) render what this crate returns.
 
+#![warn(missing_docs)]
+
 pub mod context;
 pub mod decode;
 pub mod diagnose;

@@ -389,4 +389,80 @@ mod tests {
         assert_eq!(names, ["a.Z", "a.Y", "a.X", "a.S"]);
         assert!(!is_flink(trace));
     }
+
+    fn rule(conditions: &str) -> Rule {
+        let json = format!(
+            r#"{{"id":"t","title":"T","summary":"s","category":"c","severity":"error","platform":"jvm",
+                "versions":"all","conditions":{conditions},
+                "explanation":{{"why":"w","fixes":["f"]}},"references":[]}}"#
+        );
+        Rule::compile(serde_json::from_str(&json).unwrap()).unwrap()
+    }
+
+    fn fires(rule: &Rule, input: &str) -> Option<Finding> {
+        let parsed = crate::parse::parse(input);
+        apply(rule, &Prepared::new(&parsed.traces[0]))
+    }
+
+    const TRACE: &str = "java.io.IOException: Could not perform checkpoint 7 for operator x (1/2)#0.\n\tat a.Top.run(Top.java:1)\nCaused by: java.lang.IllegalStateException: boom\n\tat b.Inner.go(Inner.java:2)\n\tat b.Outer.call(Outer.java:3)\n";
+
+    #[test]
+    fn throwable_condition_matches_class_glob_and_message_regex() {
+        let r = rule(
+            r#"[{"kind":"throwable","class":"java.io.*","message":"checkpoint \\d+ for operator"}]"#,
+        );
+        assert!(fires(&r, TRACE).is_some());
+        let r = rule(r#"[{"kind":"throwable","class":"java.io.*","message":"savepoint"}]"#);
+        assert!(fires(&r, TRACE).is_none(), "message must match too");
+        let r = rule(r#"[{"kind":"throwable","class":"java.lang.Error","optional":true}]"#);
+        assert!(
+            fires(&r, TRACE).is_some(),
+            "optional conditions do not block"
+        );
+    }
+
+    #[test]
+    fn bound_throwables_limit_where_frames_are_looked_for() {
+        let r = rule(
+            r#"[{"kind":"throwable","class":"*IllegalStateException","bind":"ise"},
+                        {"kind":"frame","within":"ise","frame":"a.Top.run"}]"#,
+        );
+        assert!(
+            fires(&r, TRACE).is_none(),
+            "a.Top.run is in the top throwable only"
+        );
+        let r = rule(r#"[{"kind":"frame","within":"top","frame":"a.Top.run","role":"here"}]"#);
+        let f = fires(&r, TRACE).unwrap();
+        assert_eq!(
+            (f.highlights[0].throwable, f.highlights[0].frame),
+            (0, Some(0))
+        );
+        assert_eq!(f.highlights[0].role, "here");
+        let r = rule(r#"[{"kind":"frame","within":"root","frame":"a.Top.run"}]"#);
+        assert!(fires(&r, TRACE).is_none());
+    }
+
+    #[test]
+    fn absent_blocks_and_platform_gate_holds() {
+        let r = rule(r#"[{"kind":"absent","frame":"b.Outer.*"}]"#);
+        assert!(fires(&r, TRACE).is_none());
+        let r = rule(r#"[{"kind":"absent","frame":"c.*"}]"#);
+        let f = fires(&r, TRACE).unwrap();
+        assert_eq!(f.evidence, ["no frame c.* in the trace"]);
+        let mut flink_only = rule(r#"[{"kind":"absent","frame":"c.*"}]"#);
+        flink_only.def.platform = "flink".into();
+        assert!(
+            fires(&flink_only, TRACE).is_none(),
+            "no Flink frame, no Flink rule"
+        );
+    }
+
+    #[test]
+    fn within_must_name_an_earlier_bind() {
+        let json = r#"{"id":"t","title":"T","summary":"s","category":"c","severity":"error","platform":"jvm",
+            "versions":"all","conditions":[{"kind":"frame","within":"nope","frame":"a.*"}],
+            "explanation":{"why":"w","fixes":["f"]},"references":[]}"#;
+        let err = Rule::compile(serde_json::from_str(json).unwrap()).unwrap_err();
+        assert!(err.reason.contains("names no earlier bind"), "{err}");
+    }
 }

@@ -46,39 +46,54 @@ pub enum Condition {
     /// `message` (regex, unanchored). Searched root cause first. `bind` names it for later
     /// conditions; `role` labels its header.
     Throwable {
+        /// Glob over the fully qualified class.
         class: String,
+        /// Regex over the message, unanchored.
         #[serde(default)]
         message: Option<String>,
+        /// Name for later conditions' `within`.
         #[serde(default)]
         bind: Option<String>,
+        /// Label for the throwable's header.
         #[serde(default)]
         role: Option<String>,
+        /// Not needed for the rule to fire.
         #[serde(default)]
         optional: bool,
     },
     /// Frames in this order within one throwable, innermost (first printed) first, with any
     /// frames between them. Steps marked `optional` are highlighted when present.
     Sequence {
+        /// Where to look.
         #[serde(default = "any")]
         within: Within,
+        /// The steps, innermost first.
         steps: Vec<Step>,
+        /// Not needed for the rule to fire.
         #[serde(default)]
         optional: bool,
     },
-    /// A frame matching `frame` somewhere in `within`; the first one is highlighted with `role`.
+    /// A frame matching `frame` somewhere in `within`; the first one is highlighted with `role`
+    /// (a frame printed in place is preferred over one restored from `... N more`).
     Frame {
+        /// Where to look.
         #[serde(default = "any")]
         within: Within,
+        /// Glob over `class.method`.
         frame: String,
+        /// Label for the frame.
         #[serde(default)]
         role: Option<String>,
+        /// Not needed for the rule to fire.
         #[serde(default)]
         optional: bool,
     },
     /// No frame matching `frame` anywhere in `within`.
     Absent {
+        /// Where to look.
         #[serde(default = "any")]
         within: Within,
+        /// Glob over `class.method`.
         frame: String,
     },
 }
