@@ -52,6 +52,15 @@ fn main() {
             path.display()
         );
         render(&mut rule.summary);
+        for c in &mut rule.conditions {
+            if let schema::Condition::Sequence { steps, .. } = c {
+                for step in steps.iter_mut() {
+                    if let Some(e) = &mut step.explain {
+                        render(e);
+                    }
+                }
+            }
+        }
         render(&mut rule.explanation.why);
         for s in &mut rule.explanation.sections {
             render(&mut s.body);

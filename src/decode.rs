@@ -190,6 +190,31 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Turns the bytes of a file into text: a UTF-8 byte-order mark is dropped, UTF-16 with a
+/// byte-order mark (what Windows PowerShell's `>` writes) is decoded, and anything else is read
+/// as UTF-8 with invalid bytes replaced by U+FFFD (a truncated paste is still read).
+pub fn bytes_to_text(bytes: &[u8]) -> String {
+    let utf16 = |le: bool| {
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
+        [0xFF, 0xFE, ..] => utf16(true),
+        [0xFE, 0xFF, ..] => utf16(false),
+        _ => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
 /// Splits the input into the documents the parser reads.
 ///
 /// Input that looks like JSON (first non-blank byte `{` or `[`) gives one document per string
@@ -425,6 +450,27 @@ mod tests {
         assert_eq!(docs[0].text, "X -> Y\n\tat a.B.<init>(B.java:1)");
         assert_eq!(slice(input, &docs[0], "<init>"), "&lt;init&gt;");
         assert_eq!(slice(input, &docs[0], "X -> Y"), "X -&gt; Y");
+    }
+
+    #[test]
+    fn bytes_with_byte_order_marks_become_text() {
+        let utf16le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("at é".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        assert_eq!(bytes_to_text(&utf16le), "at é");
+        let utf16be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("at".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(bytes_to_text(&utf16be), "at");
+        assert_eq!(bytes_to_text(b"\xEF\xBB\xBFat"), "at");
+        assert_eq!(bytes_to_text(b"a\xFFb"), "a\u{FFFD}b");
+        assert_eq!(
+            bytes_to_text(&[0xFF, 0xFE, 0x41]),
+            "",
+            "an odd trailing byte is dropped"
+        );
     }
 
     #[test]

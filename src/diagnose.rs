@@ -24,6 +24,8 @@ pub struct TraceDiagnosis {
     pub flink_version: FlinkVersion,
     /// Rules that fired, most specific first.
     pub findings: Vec<Finding>,
+    /// True when the trace shows Flink frames or classes (`org.apache.flink.`).
+    pub flink: bool,
 }
 
 /// Everything found in one input.
@@ -49,6 +51,7 @@ pub fn diagnose(input: &str) -> Diagnosis {
         let flink_version = version::infer(&trace, context.time.as_deref());
         let findings = matcher::diagnose(&trace, rules);
         traces.push(TraceDiagnosis {
+            flink: matcher::is_flink(&trace),
             root_cause: trace.root_cause(),
             trace,
             occurrences: 1,

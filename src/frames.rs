@@ -26,9 +26,9 @@ impl FrameGroup {
         match self {
             FrameGroup::Jdk => "JDK",
             FrameGroup::Flink => "Flink runtime",
-            FrameGroup::Serialization => "serialization libraries",
+            FrameGroup::Serialization => "serialization library",
             FrameGroup::Scala => "Scala / Akka",
-            FrameGroup::Library => "libraries",
+            FrameGroup::Library => "library",
             FrameGroup::User => "user code",
         }
     }
@@ -61,6 +61,24 @@ const GROUPS: &[(&str, FrameGroup)] = &[
     ("org.springframework.", FrameGroup::Library),
     ("io.grpc.", FrameGroup::Library),
     ("okhttp3.", FrameGroup::Library),
+    ("org.apache.beam.", FrameGroup::Library),
+    ("org.apache.zookeeper.", FrameGroup::Library),
+    ("org.apache.curator.", FrameGroup::Library),
+    ("org.apache.iceberg.", FrameGroup::Library),
+    ("org.apache.hudi.", FrameGroup::Library),
+    ("org.apache.paimon.", FrameGroup::Library),
+    ("org.apache.calcite.", FrameGroup::Library),
+    ("org.codehaus.janino.", FrameGroup::Library),
+    ("org.rocksdb.", FrameGroup::Library),
+    ("io.debezium.", FrameGroup::Library),
+    ("io.confluent.", FrameGroup::Library),
+    ("io.fabric8.", FrameGroup::Library),
+    ("com.amazonaws.", FrameGroup::Library),
+    ("software.amazon.", FrameGroup::Library),
+    ("org.eclipse.jetty.", FrameGroup::Library),
+    ("org.postgresql.", FrameGroup::Library),
+    ("com.mysql.", FrameGroup::Library),
+    ("py4j.", FrameGroup::Library),
     ("org.apache.http.", FrameGroup::Library),
 ];
 

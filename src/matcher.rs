@@ -35,6 +35,24 @@ pub struct Finding {
     pub evidence: Vec<String>,
     /// Number of non-optional conditions plus highlighted frames: the most specific rule first.
     pub specificity: usize,
+    /// What each matched frame means, from the steps' `explain`, innermost frame first, with
+    /// `{frame}` replaced by the frame.
+    pub notes: Vec<Note>,
+}
+
+/// One explained frame of a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// Markdown.
+    pub md: String,
+    /// HTML (rendered at build time, frame name escaped).
+    pub html: String,
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// True when the trace shows Flink: a frame or a throwable class under `org.apache.flink.`.
@@ -124,6 +142,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
     let mut highlights = Vec::new();
     let mut evidence = Vec::new();
     let mut specificity = 0;
+    let mut notes = Vec::new();
     let targets = |within: &str, bound: &[(&str, usize)]| -> Vec<usize> {
         if within == "any" {
             order.clone()
@@ -204,6 +223,17 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                             let Some(k) = *k else { continue };
                             matched.push(step.source.as_str());
                             specificity += 1;
+                            if let Some(e) = &step.explain {
+                                let f = &trace.throwables[t].frames[k];
+                                let name = format!("{}.{}", f.simple_class(), f.method);
+                                notes.push(Note {
+                                    md: e.md.replace("{frame}", &format!("`{name}`")),
+                                    html: e.html.replace(
+                                        "{frame}",
+                                        &format!("<code>{}</code>", html_escape(&name)),
+                                    ),
+                                });
+                            }
                             if let Some(role) = &step.role {
                                 highlights.push(Highlight {
                                     throwable: t,
@@ -281,10 +311,13 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                     return None;
                 }
                 specificity += 1;
-                let place = if within == "any" {
-                    "the trace".to_owned()
-                } else {
-                    within.clone()
+                let place = match within.as_str() {
+                    "any" => "the trace".to_owned(),
+                    "top" => describe(0),
+                    "root" => describe(trace.root_cause()),
+                    _ => targets
+                        .first()
+                        .map_or_else(|| within.clone(), |&t| describe(t)),
                 };
                 evidence.push(format!("no frame {source} in {place}"));
             }
@@ -302,6 +335,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
         highlights,
         evidence,
         specificity,
+        notes,
     })
 }
 
@@ -328,6 +362,7 @@ mod tests {
             source: p.into(),
             role: None,
             optional,
+            explain: None,
         }
     }
 

@@ -69,7 +69,7 @@ impl Kind {
 /// A line of the decoded document. Offsets are into `Document::text`.
 #[derive(Clone, Copy, Debug)]
 struct Line {
-    /// End of the line without `\r\n` / `\n`.
+    /// End of the line without its terminator (`\n`, `\r\n` or `\r`).
     end: usize,
     /// Start of the content after quote markers and indentation.
     body: usize,
@@ -83,14 +83,19 @@ fn split_lines(text: &str) -> Vec<Line> {
     let mut start = 0;
     let bytes = text.as_bytes();
     while start <= bytes.len() {
-        let nl = bytes[start..].iter().position(|&b| b == b'\n');
-        let (mut end, next) = match nl {
+        // A line ends at `\n`, `\r\n`, or a lone `\r` (old Mac files, some terminals).
+        let brk = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r');
+        let (end, next) = match brk {
+            Some(rel)
+                if bytes[start + rel] == b'\r' && bytes.get(start + rel + 1) == Some(&b'\n') =>
+            {
+                (start + rel, start + rel + 2)
+            }
             Some(rel) => (start + rel, start + rel + 1),
             None => (bytes.len(), bytes.len() + 1),
         };
-        if end > start && bytes[end - 1] == b'\r' {
-            end -= 1;
-        }
         lines.push(classify(text, start, end));
         start = next;
     }
@@ -145,7 +150,11 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
 fn omitted_count(body: &str) -> Option<usize> {
     let rest = body.strip_prefix("...")?.trim_start();
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let n = rest.get(..digits)?.parse().ok()?;
+    if digits == 0 {
+        return None;
+    }
+    // A count too large for usize (a damaged paste) still marks the line; it restores what exists.
+    let n = rest[..digits].parse().unwrap_or(usize::MAX);
     let tail = rest[digits..].trim();
     (tail == "more" || tail == "common frames omitted").then_some(n)
 }
@@ -454,6 +463,14 @@ impl<'a> DocParser<'a> {
             blank_run = 0;
         }
         let mut throwables = built;
+        if throwables
+            .iter()
+            .all(|t| t.class.is_empty() && t.frames.is_empty())
+        {
+            // A lone `Caused by:` without a class or frames: nothing to show (the header problem
+            // was reported by read_header).
+            return last_line + 1;
+        }
         self.expand_omitted(&mut throwables);
         let start = throwables[0].header_span.start;
         let end_line = self.lines[last_line];

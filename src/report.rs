@@ -110,6 +110,47 @@ pub struct FindingReport {
     pub highlights: Vec<HighlightReport>,
     /// Why the rule matched.
     pub evidence: Vec<String>,
+    /// What each matched frame means, read bottom-up (outermost first), Markdown.
+    pub reading: Vec<String>,
+    /// The rule's explanation, Markdown.
+    pub explanation: ExplanationReport,
+    /// Docs pages and issues.
+    pub references: Vec<ReferenceReport>,
+    /// The Flink versions the rule applies to, in words.
+    pub versions: String,
+}
+
+/// A rule's explanation (Markdown).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ExplanationReport {
+    /// Why it happens.
+    pub why: String,
+    /// Further sections.
+    pub sections: Vec<SectionReport>,
+    /// Fixes, best first.
+    pub fixes: Vec<String>,
+    /// What does not help.
+    pub not_fixes: Vec<String>,
+    /// When the diagnosis may be wrong.
+    pub false_alarms: Option<String>,
+}
+
+/// A titled section of an explanation.
+#[derive(Clone, Debug, Serialize)]
+pub struct SectionReport {
+    /// Heading.
+    pub heading: String,
+    /// Body, Markdown.
+    pub body: String,
+}
+
+/// A reference.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReferenceReport {
+    /// Link text.
+    pub title: String,
+    /// URL.
+    pub url: String,
 }
 
 /// A highlighted frame or header.
@@ -202,6 +243,23 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                             })
                             .collect(),
                         evidence: f.evidence.clone(),
+                        reading: f.notes.iter().rev().map(|n| n.md.clone()).collect(),
+                        explanation: rule
+                            .map(|r| explanation(&r.def.explanation))
+                            .unwrap_or_default(),
+                        references: rule
+                            .map(|r| {
+                                r.def
+                                    .references
+                                    .iter()
+                                    .map(|x| ReferenceReport {
+                                        title: x.title.clone(),
+                                        url: x.url.clone(),
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                        versions: rule.map(|r| r.def.versions.clone()).unwrap_or_default(),
                     }
                 })
                 .collect();
@@ -238,6 +296,40 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
         })
         .collect();
     Report { traces, problems }
+}
+
+fn class_name(class: &str) -> &str {
+    if class.is_empty() {
+        "(frames without an exception line)"
+    } else {
+        class
+    }
+}
+
+fn frame_text(f: &FrameReport) -> String {
+    let loc = match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{file}:{line}"),
+        (Some(file), None) => file.clone(),
+        (None, _) => "Unknown Source".to_owned(),
+    };
+    format!("{}.{}({loc})", f.class, f.method)
+}
+
+fn explanation(e: &crate::rules::schema::Explanation) -> ExplanationReport {
+    ExplanationReport {
+        why: e.why.md.clone(),
+        sections: e
+            .sections
+            .iter()
+            .map(|s| SectionReport {
+                heading: s.heading.clone(),
+                body: s.body.md.clone(),
+            })
+            .collect(),
+        fixes: e.fixes.iter().map(|p| p.md.clone()).collect(),
+        not_fixes: e.not_fixes.iter().map(|p| p.md.clone()).collect(),
+        false_alarms: e.false_alarms.as_ref().map(|p| p.md.clone()),
+    }
 }
 
 fn highlight_name(t: &Trace, throwable: usize, frame: Option<usize>) -> String {
@@ -303,7 +395,7 @@ fn render(report: &Report, md: bool) -> String {
                 out,
                 "{}. {label}: {}{} (line {})",
                 k + 1,
-                code(&ex.class),
+                code(class_name(&ex.class)),
                 msg.map(|m| format!(": {m}")).unwrap_or_default(),
                 ex.line
             );
@@ -341,7 +433,27 @@ fn render(report: &Report, md: bool) -> String {
         if t.findings.is_empty() {
             out.push_str(&h(3, "No known diagnosis"));
             let root = &t.exceptions[t.root_cause];
-            let _ = writeln!(out, "No rule matched. Root cause: {}.\n", code(&root.class));
+            let _ = writeln!(
+                out,
+                "No rule matched. Root cause: {}.\n",
+                code(class_name(&root.class))
+            );
+            out.push_str("Where it was thrown (innermost frames first):\n");
+            let user = root
+                .frames
+                .iter()
+                .position(|f| f.group == crate::frames::FrameGroup::User);
+            for (k, f) in root.frames.iter().enumerate() {
+                if k < 5 || Some(k) == user {
+                    let mark = if Some(k) == user {
+                        "  <- the innermost frame of user code"
+                    } else {
+                        ""
+                    };
+                    let _ = writeln!(out, "- {}{mark}", code(&frame_text(f)));
+                }
+            }
+            out.push('\n');
         }
         for f in &t.findings {
             out.push_str(&h(3, &format!("Diagnosis: {} [{}]", f.title, f.rule)));
@@ -351,36 +463,41 @@ fn render(report: &Report, md: bool) -> String {
                 let _ = writeln!(out, "- line {}: {} — {}", hl.line, code(&hl.name), hl.role);
             }
             out.push('\n');
-            if let Some(rule) = rules::by_id(&f.rule) {
-                let e = &rule.def.explanation;
-                out.push_str(&h(4, "Why it happens"));
-                let _ = writeln!(out, "{}\n", e.why.md);
-                for s in &e.sections {
-                    out.push_str(&h(4, &s.heading));
-                    let _ = writeln!(out, "{}\n", s.body.md);
-                }
-                out.push_str(&h(4, "Fixes, best first"));
-                for (i, fix) in e.fixes.iter().enumerate() {
-                    let _ = writeln!(out, "{}. {}", i + 1, fix.md.replace('\n', "\n   "));
-                }
-                out.push('\n');
-                if !e.not_fixes.is_empty() {
-                    out.push_str(&h(4, "What does not help"));
-                    for nf in &e.not_fixes {
-                        let _ = writeln!(out, "- {}", nf.md.replace('\n', "\n  "));
-                    }
-                    out.push('\n');
-                }
-                out.push_str(&h(4, "References"));
-                for r in &rule.def.references {
-                    if md {
-                        let _ = writeln!(out, "- [{}]({})", r.title, r.url);
-                    } else {
-                        let _ = writeln!(out, "- {}: {}", r.title, r.url);
-                    }
+            let e = &f.explanation;
+            if !f.reading.is_empty() {
+                out.push_str(&h(4, "Read the root cause bottom-up"));
+                for n in &f.reading {
+                    let _ = writeln!(out, "- {}", n.replace('\n', "\n  "));
                 }
                 out.push('\n');
             }
+            out.push_str(&h(4, "Why it happens"));
+            let _ = writeln!(out, "{}\n", e.why);
+            for s in &e.sections {
+                out.push_str(&h(4, &s.heading));
+                let _ = writeln!(out, "{}\n", s.body);
+            }
+            out.push_str(&h(4, "Fixes, best first"));
+            for (i, fix) in e.fixes.iter().enumerate() {
+                let _ = writeln!(out, "{}. {}", i + 1, fix.replace('\n', "\n   "));
+            }
+            out.push('\n');
+            if !e.not_fixes.is_empty() {
+                out.push_str(&h(4, "What does not help"));
+                for nf in &e.not_fixes {
+                    let _ = writeln!(out, "- {}", nf.replace('\n', "\n  "));
+                }
+                out.push('\n');
+            }
+            out.push_str(&h(4, "References"));
+            for r in &f.references {
+                if md {
+                    let _ = writeln!(out, "- [{}]({})", r.title, r.url);
+                } else {
+                    let _ = writeln!(out, "- {}: {}", r.title, r.url);
+                }
+            }
+            out.push('\n');
         }
     }
     if !report.problems.is_empty() {

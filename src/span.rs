@@ -50,7 +50,7 @@ impl Span {
 
 /// Start offsets of every line of a text, for turning byte offsets into 1-based line numbers.
 ///
-/// A line ends after `\n`; a `\r` before it belongs to the line (CRLF input keeps its offsets).
+/// A line ends after `\n`, `\r\n` or a lone `\r`.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     starts: Vec<usize>,
@@ -58,10 +58,18 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    /// Indexes `text` in one pass (uses `memchr` through `str::match_indices`).
+    /// Indexes `text` in one pass. Lines end at `\n`, `\r\n` or a lone `\r`, as the parser
+    /// splits them.
     pub fn new(text: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let bytes = text.as_bytes();
+        starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+                .map(|(i, _)| i + 1),
+        );
         LineIndex {
             starts,
             len: text.len(),
@@ -100,6 +108,11 @@ mod tests {
     #[test]
     fn line_of_counts_from_one_and_keeps_crlf() {
         let text = "a\r\nbc\nd";
+        assert_eq!(
+            LineIndex::new("a\rb\r\nc").line_count(),
+            3,
+            "a lone CR ends a line"
+        );
         let index = LineIndex::new(text);
         assert_eq!(index.line_count(), 3);
         assert_eq!(index.line_of(0), 1);

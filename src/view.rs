@@ -7,6 +7,9 @@ use crate::model::{Frame, Location, Relation};
 use crate::rules;
 use crate::span::LineIndex;
 
+/// Runs of fewer frames than this are shown, not folded.
+pub const MIN_FOLD: usize = 3;
+
 /// How many distinct traces the page renders in full; the rest are counted.
 pub const MAX_TRACES_SHOWN: usize = 20;
 
@@ -21,6 +24,10 @@ pub struct PageModel {
     pub problems: Vec<(usize, String)>,
     /// Size of the input in bytes.
     pub input_bytes: usize,
+    /// Distinct traces found (shown or not).
+    pub total_traces: usize,
+    /// Distinct traces with at least one finding (shown or not).
+    pub diagnosed_traces: usize,
 }
 
 /// One distinct trace.
@@ -40,6 +47,10 @@ pub struct TraceView {
     pub findings: Vec<FindingView>,
     /// The cause chain, root cause first, then suppressed throwables.
     pub chain: Vec<ExceptionView>,
+    /// True when the trace shows Flink code.
+    pub flink: bool,
+    /// Class and first message line of the root cause, for the "no known diagnosis" note.
+    pub root_cause: String,
 }
 
 /// A fact such as "checkpoint 575".
@@ -78,6 +89,8 @@ pub struct FindingView {
     pub references: Vec<(String, String)>,
     /// Why the rule matched.
     pub evidence: Vec<String>,
+    /// What each matched frame means, read bottom-up (outermost first), HTML.
+    pub reading_html: Vec<String>,
     /// Versions the rule applies to.
     pub versions: String,
     /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
@@ -91,6 +104,10 @@ pub struct ExceptionView {
     pub id: String,
     /// `root cause`, `wrapped by`, `suppressed`.
     pub relation: &'static str,
+    /// For a suppressed throwable: the simple class of the one that suppressed it.
+    pub parent: Option<String>,
+    /// Nesting depth: 0 for the cause chain, +1 per `Suppressed:` level.
+    pub depth: usize,
     /// Fully qualified class (empty: frames without a header).
     pub class: String,
     /// Message, or empty.
@@ -143,16 +160,28 @@ pub struct FrameView {
 }
 
 /// Builds the page model of `diagnosis` over `input`.
+///
+/// Traces are shown in order of interest: those with a diagnosis first, then the most frequent,
+/// then in input order; each keeps its input-order number.
 pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
     let index = LineIndex::new(input);
-    let traces = diagnosis
-        .traces
-        .iter()
+    let mut order: Vec<usize> = (0..diagnosis.traces.len()).collect();
+    order.sort_by_key(|&i| {
+        let d = &diagnosis.traces[i];
+        (d.findings.is_empty(), std::cmp::Reverse(d.occurrences), i)
+    });
+    let traces = order
+        .into_iter()
         .take(MAX_TRACES_SHOWN)
-        .enumerate()
-        .map(|(n, d)| trace_view(n + 1, d, &index))
+        .map(|i| trace_view(i + 1, &diagnosis.traces[i], &index))
         .collect();
     PageModel {
+        total_traces: diagnosis.traces.len(),
+        diagnosed_traces: diagnosis
+            .traces
+            .iter()
+            .filter(|d| !d.findings.is_empty())
+            .count(),
         traces,
         hidden_traces: diagnosis.traces.len().saturating_sub(MAX_TRACES_SHOWN),
         problems: diagnosis
@@ -198,6 +227,11 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                 .collect();
             let any_roles = frames.iter().any(|f| !f.roles.is_empty());
             ExceptionView {
+                parent: match th.relation {
+                    Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
+                    _ => None,
+                },
+                depth: depth(t, ti),
                 relation: match th.relation {
                     _ if ti == root => "root cause",
                     Relation::SuppressedBy(_) => "suppressed",
@@ -252,11 +286,13 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
             value: time.clone(),
         });
     }
-    facts.push(Fact {
-        key: "version",
-        label: "Flink version",
-        value: d.flink_version.summary.clone(),
-    });
+    if d.flink {
+        facts.push(Fact {
+            key: "version",
+            label: "Flink version",
+            value: d.flink_version.summary.clone(),
+        });
+    }
     let findings = d
         .findings
         .iter()
@@ -284,6 +320,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                     .map(|r| (r.title.clone(), r.url.clone()))
                     .collect(),
                 evidence: f.evidence.clone(),
+                reading_html: f.notes.iter().rev().map(|n| n.html.clone()).collect(),
                 versions: rule.def.versions.clone(),
                 highlights: f
                     .highlights
@@ -318,7 +355,35 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
         version_reasons: d.flink_version.reasons.clone(),
         findings,
         chain,
+        flink: d.flink,
+        root_cause: {
+            let root = &t.throwables[d.root_cause];
+            match &root.message {
+                Some(m) if !root.class.is_empty() => format!("{}: {}", root.class, first_line(m)),
+                _ => root.class.clone(),
+            }
+        },
     }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}
+
+/// How many `Suppressed:` levels hold throwable `i`.
+fn depth(t: &crate::model::Trace, mut i: usize) -> usize {
+    let mut d = 0;
+    for _ in 0..t.throwables.len() {
+        match t.throwables[i].relation {
+            Relation::SuppressedBy(p) => {
+                d += 1;
+                i = p;
+            }
+            Relation::CauseOf(p) => i = p,
+            Relation::Top => break,
+        }
+    }
+    d
 }
 
 fn frame_view(prefix: &str, fi: usize, f: &Frame, line: usize, roles: Vec<String>) -> FrameView {
@@ -346,11 +411,15 @@ fn frame_view(prefix: &str, fi: usize, f: &Frame, line: usize, roles: Vec<String
 
 /// Groups frames: highlighted and user-code frames are shown; runs of other frames of one group
 /// (and of restored frames) fold under a label.
+///
+/// The first frame (where the throwable was thrown) is always shown, and runs shorter than
+/// [`MIN_FOLD`] are shown rather than folded.
 pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
     let mut out: Vec<FrameBlock> = Vec::new();
-    let shown = |f: &FrameView| !f.roles.is_empty() || f.group == FrameGroup::User;
-    for f in frames {
-        if shown(&f) {
+    let shown =
+        |k: usize, f: &FrameView| k == 0 || !f.roles.is_empty() || f.group == FrameGroup::User;
+    for (k, f) in frames.into_iter().enumerate() {
+        if shown(k, &f) {
             match out.last_mut() {
                 Some(FrameBlock::Shown(v)) => v.push(f),
                 _ => out.push(FrameBlock::Shown(vec![f])),
@@ -370,6 +439,21 @@ pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
             }),
         }
     }
+    // Unfold short runs, then merge neighbouring shown runs.
+    let mut merged: Vec<FrameBlock> = Vec::new();
+    for b in out {
+        let b = match b {
+            FrameBlock::Folded { frames, .. } if frames.len() < MIN_FOLD => {
+                FrameBlock::Shown(frames)
+            }
+            other => other,
+        };
+        match (merged.last_mut(), b) {
+            (Some(FrameBlock::Shown(v)), FrameBlock::Shown(w)) => v.extend(w),
+            (_, b) => merged.push(b),
+        }
+    }
+    let mut out = merged;
     for b in &mut out {
         if let FrameBlock::Folded { label, frames } = b {
             let n = frames.len();
@@ -438,14 +522,30 @@ mod tests {
 
     #[test]
     fn runs_of_runtime_frames_fold_and_user_frames_show() {
-        let input = "java.lang.RuntimeException: x\n\tat com.acme.Job.run(Job.java:3)\n\tat org.apache.flink.A.a(A.java:1)\n\tat org.apache.flink.B.b(B.java:2)\n\tat java.lang.Thread.run(Thread.java:748)\n";
+        let input = "java.lang.RuntimeException: x\n\tat com.acme.Job.run(Job.java:3)\n\tat org.apache.flink.A.a(A.java:1)\n\tat org.apache.flink.B.b(B.java:2)\n\tat org.apache.flink.C.c(C.java:2)\n\tat java.lang.Thread.run(Thread.java:748)\n";
         let page = build(input, &crate::diagnose(input));
         let blocks = &page.traces[0].chain[0].blocks;
-        assert_eq!(blocks.len(), 3);
+        assert_eq!(blocks.len(), 3, "{blocks:?}");
         assert!(matches!(&blocks[0], FrameBlock::Shown(v) if v[0].name == "Job.run"));
         assert!(
-            matches!(&blocks[1], FrameBlock::Folded { label, .. } if label == "2 Flink runtime frames")
+            matches!(&blocks[1], FrameBlock::Folded { label, .. } if label == "3 Flink runtime frames")
         );
-        assert!(matches!(&blocks[2], FrameBlock::Folded { label, .. } if label == "1 JDK frame"));
+        assert!(
+            matches!(&blocks[2], FrameBlock::Shown(v) if v.len() == 1 && v[0].name == "Thread.run")
+        );
+    }
+
+    #[test]
+    fn the_first_frame_is_shown_even_when_it_is_runtime_code() {
+        let input = "java.lang.IllegalStateException: x\n\tat java.util.A.a(A.java:1)\n\tat java.util.B.b(B.java:1)\n\tat java.util.C.c(C.java:1)\n\tat java.util.D.d(D.java:1)\n";
+        let page = build(input, &crate::diagnose(input));
+        let blocks = &page.traces[0].chain[0].blocks;
+        assert!(matches!(&blocks[0], FrameBlock::Shown(v) if v.len() == 1 && v[0].name == "A.a"));
+        assert!(matches!(&blocks[1], FrameBlock::Folded { label, .. } if label == "3 JDK frames"));
+        assert!(!page.traces[0].flink, "no Flink frames");
+        assert!(
+            page.traces[0].facts.iter().all(|f| f.key != "version"),
+            "no Flink version for non-Flink traces"
+        );
     }
 }

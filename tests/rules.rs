@@ -145,6 +145,54 @@ fn flagship_rule_fires_on_the_pre_1_13_snapshot_layout() {
         .map(|f| f.rule.as_str())
         .collect();
     assert_eq!(rules, ["async-wait-inflight-cme"]);
+    // The explanation names the frames this trace has, not those of the 1.13 layout.
+    let notes: Vec<&str> = d.traces[0].findings[0]
+        .notes
+        .iter()
+        .map(|n| n.md.as_str())
+        .collect();
+    let all = notes.join("\n");
+    assert!(
+        all.contains(
+            "`DefaultOperatorStateBackendSnapshotStrategy.snapshot` is the **synchronous phase**"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains("syncPrepareResources"), "{all}");
+}
+
+/// The same race on a `List` field copied by Flink's own `ListSerializer` (no Kryo): the
+/// explanation must speak of a list and of Flink's serializer, not of a `HashMap` and Kryo.
+#[test]
+fn flagship_explains_the_variant_it_sees() {
+    let input = "java.util.ConcurrentModificationException\n\
+        \tat java.util.ArrayList$Itr.checkForComodification(ArrayList.java:911)\n\
+        \tat java.util.ArrayList$Itr.next(ArrayList.java:861)\n\
+        \tat org.apache.flink.api.common.typeutils.base.ListSerializer.copy(ListSerializer.java:99)\n\
+        \tat org.apache.flink.api.java.typeutils.runtime.PojoSerializer.copy(PojoSerializer.java:234)\n\
+        \tat org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer.copy(StreamElementSerializer.java:106)\n\
+        \tat org.apache.flink.runtime.state.ArrayListSerializer.copy(ArrayListSerializer.java:75)\n\
+        \tat org.apache.flink.runtime.state.PartitionableListState.deepCopy(PartitionableListState.java:76)\n\
+        \tat org.apache.flink.runtime.state.DefaultOperatorStateBackendSnapshotStrategy.syncPrepareResources(DefaultOperatorStateBackendSnapshotStrategy.java:77)\n";
+    let d = diagnose(input);
+    let f = &d.traces[0].findings[0];
+    assert_eq!(f.rule, "async-wait-inflight-cme");
+    let all: Vec<&str> = f.notes.iter().map(|n| n.md.as_str()).collect();
+    let all = all.join("\n");
+    assert!(
+        all.contains("`ArrayList$Itr.checkForComodification` throws: a list or set"),
+        "{all}"
+    );
+    assert!(
+        all.contains("`ListSerializer.copy`: Flink's own collection serializer"),
+        "{all}"
+    );
+    assert!(!all.contains("Kryo") && !all.contains("HashMap"), "{all}");
+    let roles: Vec<&str> = f.highlights.iter().map(|h| h.role.as_str()).collect();
+    assert!(
+        roles.contains(&"the collection being iterated")
+            && !roles.contains(&"the map being iterated")
+    );
 }
 
 #[test]

@@ -28,13 +28,28 @@ fn exception(e: &ExceptionView) -> Html {
     } else {
         e.class.as_str()
     };
+    let relation = match &e.parent {
+        Some(p) => format!("suppressed in {p}"),
+        None => e.relation.to_owned(),
+    };
+    // A one-line preview so a closed exception still says what it is about.
+    let preview: String = e.message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let preview = if preview.chars().count() > 140 {
+        format!("{}…", preview.chars().take(140).collect::<String>())
+    } else {
+        preview
+    };
     html! {
-        <details class={classes!("exception", (e.relation == "root cause").then_some("root"))} id={e.id.clone()} data-class={e.class.clone()} open={e.open}>
+        <details class={classes!("exception", (e.relation == "root cause").then_some("root"))} id={e.id.clone()} data-class={e.class.clone()} open={e.open}
+            style={(e.depth > 0).then(|| format!("margin-left: {}em", e.depth.min(8) * 2))}>
             <summary>
-                <span class="relation">{ e.relation }</span>
+                <span class="relation">{ relation }</span>
                 <span class="ex-class">{ class }</span>
                 <span class="line">{ format!("line {}", e.line) }</span>
                 { for e.roles.iter().map(|r| html! { <span class="role header-role">{ r }</span> }) }
+                if !preview.is_empty() {
+                    <span class="preview">{ preview }</span>
+                }
             </summary>
             if !e.message.is_empty() {
                 <pre class="message">{ &e.message }</pre>
@@ -66,7 +81,7 @@ fn block(b: &FrameBlock) -> Html {
 fn frame(f: &FrameView) -> Html {
     let highlighted = !f.roles.is_empty();
     html! {
-        <li id={f.id.clone()} class={classes!("frame", highlighted.then_some("highlighted"), f.restored.then_some("restored"), format!("g-{:?}", f.group).to_lowercase())}>
+        <li id={f.id.clone()} tabindex="-1" class={classes!("frame", highlighted.then_some("highlighted"), f.restored.then_some("restored"), format!("g-{:?}", f.group).to_lowercase())}>
             <span class="ln" title="line in your text">{ f.line }</span>
             <code class="frame-text">
                 <span class="at">{"at "}</span>

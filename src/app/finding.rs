@@ -1,6 +1,7 @@
 //! A finding: title, summary, the frames that matter, and the explanation from the rule file.
 
 use crate::view::FindingView;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Properties of [`FindingCard`].
@@ -37,6 +38,9 @@ pub fn finding_card(props: &Props) -> Html {
                     node = n.parent_element();
                 }
                 el.scroll_into_view();
+                if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+                    let _ = h.focus();
+                }
                 let _ = el.class_list().add_1("flash");
             }
         })
@@ -60,6 +64,11 @@ pub fn finding_card(props: &Props) -> Html {
             </ol>
             <details class="explanation" open={props.primary}>
                 <summary>{"Why it happens"}</summary>
+                if !f.reading_html.is_empty() {
+                    <h4>{"Reading the root cause bottom-up"}</h4>
+                    <ul class="reading">{ for f.reading_html.iter().map(|x| html! { <li>{ raw(x) }</li> }) }</ul>
+                    <h4>{"The race"}</h4>
+                }
                 { raw(&f.why_html) }
                 { for f.sections.iter().map(|(h, body)| html! { <><h4>{ h }</h4>{ raw(body) }</> }) }
             </details>

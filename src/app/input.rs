@@ -25,7 +25,8 @@ pub fn input_panel(props: &Props) -> Html {
             }
         })
     };
-    // Text replaced by "Try the example" or "Clear", kept so one click brings it back.
+    // Text replaced by "Try the example" or "Clear", kept so one click brings it back;
+    // restoring swaps, so the text it replaces is kept in turn (nothing is ever lost).
     let stash = use_state(|| None::<String>);
     let replace_with = |text: &'static str| {
         let area = area.clone();
@@ -39,6 +40,10 @@ pub fn input_panel(props: &Props) -> Html {
                 }
                 t.set_value(text);
                 t.set_scroll_top(0);
+                if text.is_empty() {
+                    // "Clear" disables itself: move focus where the person will type next.
+                    let _ = t.focus();
+                }
             }
             cb.emit((text.to_owned(), true));
         })
@@ -49,8 +54,10 @@ pub fn input_panel(props: &Props) -> Html {
         let stash = stash.clone();
         Callback::from(move |_: MouseEvent| {
             if let (Some(old), Some(t)) = ((*stash).clone(), area.cast::<HtmlTextAreaElement>()) {
+                let current = t.value();
                 t.set_value(&old);
-                stash.set(None);
+                let keep = !current.trim().is_empty() && current != crate::FLAGSHIP_EXAMPLE;
+                stash.set(keep.then_some(current));
                 cb.emit((old, true));
             }
         })
@@ -59,12 +66,12 @@ pub fn input_panel(props: &Props) -> Html {
         <section class="input" aria-label="Stack trace input">
             <label for="trace-input" class="input-label">{"Stack trace"}</label>
             <textarea id="trace-input" ref={area.clone()} {oninput} spellcheck="false" autocomplete="off"
-                placeholder="Paste a stack trace: from a log, a mail, the Flink web UI or its REST API (JSON)…" />
+                placeholder="Paste a stack trace (log, mail, Flink web UI, REST JSON)…" />
             <div class="actions">
                 <button id="try-example" type="button" class="primary" onclick={replace_with(crate::FLAGSHIP_EXAMPLE)}>{"Try the example"}</button>
                 <button id="clear" type="button" disabled={!props.has_text} onclick={replace_with("")}>{"Clear"}</button>
                 if stash.is_some() {
-                    <button id="restore" type="button" onclick={restore}>{"Restore your text"}</button>
+                    <button id="restore" type="button" onclick={restore} title="Swap back the text that was replaced">{"Restore previous text"}</button>
                 }
                 <span class="hint">{"Example: a checkpoint failing with ConcurrentModificationException in an async I/O operator."}</span>
             </div>

@@ -124,12 +124,20 @@ pub fn app() -> Html {
         Status::Done => match &state.model {
             Some(m) if m.traces.is_empty() => "No stack trace found.".to_owned(),
             Some(m) => {
-                let n = m.traces.len() + m.hidden_traces;
-                let f: usize = m.traces.iter().map(|t| t.findings.len()).sum();
+                let n = m.total_traces;
+                let f = m.diagnosed_traces;
+                let traces = if n == 1 {
+                    "1 distinct trace".to_owned()
+                } else {
+                    format!("{n} distinct traces")
+                };
+                let known = match (n, f) {
+                    (1, 1) => "diagnosed".to_owned(),
+                    (1, _) => "no known diagnosis".to_owned(),
+                    (_, f) => format!("{f} with a diagnosis"),
+                };
                 format!(
-                    "{n} trace{} read, {f} diagnosis{} — {:.1} ms.",
-                    if n == 1 { "" } else { "s" },
-                    if f == 1 { "" } else { "es" },
+                    "{traces} read, {known} — {:.1} ms.",
                     state.timings.diagnose_ms
                 )
             }

@@ -40,7 +40,12 @@ pub fn trace_card(props: &Props) -> Html {
             if t.findings.is_empty() {
                 <section class="finding none">
                     <h3>{"No known diagnosis"}</h3>
-                    <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause is shown first below; search the Flink mailing-list archives and JIRA for its class and the innermost frame of your own code."}</p>
+                    <p>{"Root cause: "}<code>{ &t.root_cause }</code></p>
+                    if t.flink {
+                        <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause and where it was thrown are shown first below; search the Flink mailing-list archives and JIRA for its class and the innermost frame of your own code (highlighted in green)."}</p>
+                    } else {
+                        <p>{"This trace shows no Flink code, and no general JVM rule matches it. The root cause and where it was thrown are shown first below; your own code's frames are in green."}</p>
+                    }
                 </section>
             }
             { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} /> }) }

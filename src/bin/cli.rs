@@ -59,11 +59,8 @@ fn read_input(file: Option<&std::path::Path>) -> Result<String, String> {
             0
         }
     };
-    // Traces are text; stray invalid bytes (a truncated paste) become U+FFFD instead of failing.
-    Ok(match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    // Byte-order marks and UTF-16 are honoured; invalid bytes become U+FFFD instead of failing.
+    Ok(trace_doctor::decode::bytes_to_text(&bytes))
 }
 
 fn main() -> ExitCode {

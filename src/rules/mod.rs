@@ -79,6 +79,8 @@ pub struct CompiledStep {
     pub role: Option<String>,
     /// Highlighted when present, not required.
     pub optional: bool,
+    /// What the matched frame means (`{frame}` is replaced by the frame).
+    pub explain: Option<schema::Prose>,
 }
 
 /// A rule that cannot be compiled (a bad glob or regex). `build.rs` checks the schema; the
@@ -156,6 +158,7 @@ impl Rule {
                                 source: s.frame.clone(),
                                 role: s.role.clone(),
                                 optional: s.optional,
+                                explain: s.explain.clone(),
                             })
                         })
                         .collect::<Result<_, RuleError>>()?,

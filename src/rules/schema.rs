@@ -114,6 +114,11 @@ pub struct Step {
     /// Highlight when present; not needed for the rule to fire.
     #[serde(default)]
     pub optional: bool,
+    /// What this frame means, shown only when the step matched (Markdown; `{frame}` stands for
+    /// the matched frame's `Class.method`). Lets one rule explain each variant of a trace
+    /// truthfully (a `HashMap` or an `ArrayList`, Kryo or Flink's own serializer).
+    #[serde(default)]
+    pub explain: Option<Prose>,
 }
 
 /// The explanation of a rule, in Markdown. Fixed headings keep every rule alike.
