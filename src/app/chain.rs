@@ -88,10 +88,10 @@ fn frame(f: &FrameView) -> Html {
                 <span class="pkg">{ &f.package }</span>
                 <span class="name">{ &f.name }</span>
                 <span class="loc">{ format!("({})", f.location) }</span>
+                if f.restored {
+                    <span class="badge" title="restored from ... N more">{" ↻"}</span>
+                }
             </code>
-            if f.restored {
-                <span class="badge" title="restored from ... N more">{"↻"}</span>
-            }
             { for f.roles.iter().map(|r| html! { <span class="role">{ r }</span> }) }
         </li>
     }
