@@ -226,11 +226,223 @@ pub fn documents(input: &str) -> Vec<Document> {
     let mut docs = Vec::new();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         docs = json_string_documents(&plain);
+        if docs.is_empty() && trimmed.starts_with('[') {
+            docs.extend(json_lines_array(&plain));
+        }
     }
     if docs.is_empty() {
         docs.push(plain);
     }
-    docs.into_iter().map(html_unescape).collect()
+    docs.into_iter()
+        .map(html_unescape)
+        .map(repair_lines)
+        .collect()
+}
+
+/// A JSON array of strings, one per line (`["java.lang.X: y", "\tat a.B.c(B.java:1)"]`): one
+/// document with the strings' contents on their own lines. `None` unless some string is a frame.
+fn json_lines_array(doc: &Document) -> Option<Document> {
+    let text = &doc.text;
+    let literals = string_literals(text);
+    let is_frame = |&(a, b): &(usize, usize)| {
+        let raw = text[a..b].trim_start_matches(' ');
+        let raw = raw
+            .strip_prefix("\\t")
+            .unwrap_or(raw)
+            .trim_start_matches(' ');
+        raw.starts_with("at ")
+    };
+    if !literals.iter().any(is_frame) {
+        return None;
+    }
+    let mut b = Builder::new(doc);
+    let mut prev_end: Option<usize> = None;
+    for &(start, end) in &literals {
+        if let Some(pe) = prev_end {
+            // The `", "` between two literals becomes a line break.
+            b.replace(pe, start, "\n");
+        }
+        // Decode the literal and append it with its own map (which points at the input).
+        let one = json_unescape(doc, start, end);
+        for piece in &one.pieces {
+            let dec_start = b.text.len();
+            b.text
+                .push_str(&one.text[piece.dec_start..piece.dec_start + piece.dec_len]);
+            b.push(Piece {
+                dec_start,
+                ..*piece
+            });
+        }
+        prev_end = Some(end);
+    }
+    Some(b.finish(Container::JsonString, false))
+}
+
+/// Start and end (exclusive, without quotes) of every JSON string literal in `text`.
+fn string_literals(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(rel) = memchr_byte(b'"', &bytes[i..]) {
+        let open = i + rel;
+        let mut j = open + 1;
+        while j < bytes.len() && bytes[j] != b'"' {
+            if bytes[j] == b'\\' {
+                j += 1;
+            }
+            j += 1;
+        }
+        let close = j.min(bytes.len());
+        out.push((open + 1, close));
+        i = close + 1;
+        if i >= bytes.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// Line-level repairs of what transports do to traces, each only where it is seen:
+/// ANSI colour codes are removed; literal `\n` / `\t` escapes on a line that holds an escaped
+/// frame (`\n\tat `) are undone; a trace collapsed onto one line (several `at pkg.C.m(` on it)
+/// is split back into lines before each frame, `Caused by:`, `Suppressed:` and `... N more`.
+fn repair_lines(doc: Document) -> Document {
+    let t = &doc.text;
+    let bytes = t.as_bytes();
+    let has_ansi = memchr_byte(0x1b, bytes).is_some();
+    let has_escaped =
+        t.contains("\\n\\tat ") || t.contains("\\n    at ") || t.contains("\\nCaused by: ");
+    let long_line = has_long_line(bytes, 120);
+    if !has_ansi && !has_escaped && !long_line {
+        return doc;
+    }
+    let container = doc.container;
+    let html = doc.html_unescaped;
+    let mut b = Builder::new(&doc);
+    let mut run = 0;
+    let mut line_start = 0;
+    while line_start <= t.len() {
+        let line_end = memchr_byte(b'\n', &bytes[line_start..]).map_or(t.len(), |r| line_start + r);
+        let line = &t[line_start..line_end];
+        let escaped = has_escaped
+            && (line.contains("\\n\\tat ")
+                || line.contains("\\n    at ")
+                || line.contains("\\nCaused by: "));
+        let collapsed = long_line && line.len() >= 120 && count_inline_frames(line) >= 2;
+        if has_ansi || escaped || collapsed {
+            let lb = line.as_bytes();
+            let mut i = 0;
+            while i < lb.len() {
+                let at = line_start + i;
+                // ESC [ params final
+                if lb[i] == 0x1b {
+                    let mut j = i + 1;
+                    if lb.get(j) == Some(&b'[') {
+                        j += 1;
+                        while j < lb.len() && !(0x40..=0x7e).contains(&lb[j]) {
+                            j += 1;
+                        }
+                        j = (j + 1).min(lb.len());
+                    }
+                    b.copy(run, at);
+                    b.replace(at, line_start + j, "");
+                    run = line_start + j;
+                    i = j;
+                    continue;
+                }
+                if escaped && lb[i] == b'\\' {
+                    let with = match lb.get(i + 1) {
+                        Some(b'n') => Some("\n"),
+                        Some(b't') => Some("\t"),
+                        Some(b'r') => Some(""),
+                        _ => None,
+                    };
+                    if let Some(with) = with {
+                        b.copy(run, at);
+                        b.replace(at, at + 2, with);
+                        run = at + 2;
+                        i += 2;
+                        continue;
+                    }
+                }
+                if collapsed && (lb[i] == b' ' || lb[i] == b'\t') && i > 0 {
+                    let rest = &line[i + 1..];
+                    if inline_break(rest) {
+                        b.copy(run, at);
+                        b.replace(at, at + 1, "\n\t");
+                        run = at + 1;
+                        i += 1;
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+        line_start = line_end + 1;
+    }
+    b.copy(run, t.len());
+    b.finish(container, html)
+}
+
+fn has_long_line(bytes: &[u8], min: usize) -> bool {
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr_byte(b'\n', &bytes[start..]).map_or(bytes.len(), |r| start + r);
+        if end - start >= min {
+            return true;
+        }
+        start = end + 1;
+    }
+    false
+}
+
+/// True when `s` starts with something that begins a line of a trace: `at pkg.Class.m(`,
+/// `Caused by: `, `Suppressed: `, `... N more`.
+fn inline_break(s: &str) -> bool {
+    if let Some(rest) = s.strip_prefix("at ") {
+        return looks_like_frame_call(rest);
+    }
+    s.starts_with("Caused by: ")
+        || s.starts_with("Suppressed: ")
+        || (s.starts_with("... ")
+            && s[4..]
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// `pkg.Class.method(` (a dotted name then an opening parenthesis).
+fn looks_like_frame_call(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    let mut dots = 0;
+    while i < bytes.len() && i < 400 {
+        match bytes[i] {
+            b'(' => return dots >= 1 && i > 2,
+            b'.' => dots += 1,
+            b if b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b'$' | b'<' | b'>' | b'/' | b'@' | b'-') => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    false
+}
+
+fn count_inline_frames(line: &str) -> usize {
+    let mut n = 0;
+    let mut from = 0;
+    while let Some(rel) = line[from..].find("at ") {
+        let p = from + rel;
+        let preceded = p == 0 || matches!(line.as_bytes()[p - 1], b' ' | b'\t');
+        if preceded && looks_like_frame_call(&line[p + 3..]) {
+            n += 1;
+            if n >= 2 {
+                return n;
+            }
+        }
+        from = p + 3;
+    }
+    n
 }
 
 /// Finds JSON string literals holding a stack frame and decodes their escapes.

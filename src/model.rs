@@ -127,6 +127,18 @@ impl Throwable {
     }
 }
 
+/// A thread of a jstack thread dump (`"name" #12 prio=5 … ` and `java.lang.Thread.State: …`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ThreadInfo {
+    /// The thread name, as printed between quotes (a Flink task thread is named after its task:
+    /// `Map -> Sink: Print (1/1)#0`).
+    pub name: String,
+    /// `BLOCKED (on object monitor)`, `WAITING (parking)`, … when printed.
+    pub state: Option<String>,
+    /// The thread header line.
+    pub header_span: Span,
+}
+
 /// One stack trace: a top-level throwable with its causes and suppressed throwables.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Trace {
@@ -136,6 +148,9 @@ pub struct Trace {
     pub span: Span,
     /// The document the trace was read from.
     pub container: Container,
+    /// For a thread of a thread dump: the thread (its frames are in `throwables[0]`, which has
+    /// no class).
+    pub thread: Option<ThreadInfo>,
 }
 
 impl Trace {

@@ -8,7 +8,7 @@
 //! their line breaks. It never panics and runs in time linear in the input.
 
 use crate::decode::{self, Document};
-use crate::model::{Frame, Location, Relation, Throwable, Trace};
+use crate::model::{Frame, Location, Relation, ThreadInfo, Throwable, Trace};
 use crate::span::Span;
 use serde::Serialize;
 
@@ -36,6 +36,8 @@ pub struct Parsed {
     pub traces: Vec<Trace>,
     /// What could not be read, in input order.
     pub problems: Vec<Problem>,
+    /// jstack deadlock reports (`Found one Java-level deadlock:`), where printed.
+    pub deadlocks: Vec<Span>,
 }
 
 /// Parses every trace in `input`.
@@ -56,7 +58,11 @@ enum Kind {
     Frame,
     CausedBy,
     Suppressed,
+    /// logback's root-cause-first layout: `Wrapped by: X: msg` follows the throwable it wraps.
+    WrappedBy,
     Omitted(usize),
+    /// jstack's `- locked <0x…> (a …)`, `- waiting on …`, `- parking to wait for …` under a frame.
+    LockInfo,
     Other,
 }
 
@@ -125,7 +131,27 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
     let indent = ws.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
     pos += ws.len();
     let body = &line[pos..];
-    let kind = if body.is_empty() {
+    let mut kind = kind_of(body);
+    let mut indent = indent;
+    if kind == Kind::Other {
+        // A log prefix on every line (`2023-05-01T10:00:00Z stdout F \tat …`,
+        // `10:00:00,123 ERROR [main] - Caused by: …`): look past it for a structural token.
+        if let Some((at, ind)) = after_log_prefix(body) {
+            kind = kind_of(&body[at..]);
+            indent = ind;
+            pos += at;
+        }
+    }
+    Line {
+        end,
+        body: start + pos,
+        indent,
+        kind,
+    }
+}
+
+fn kind_of(body: &str) -> Kind {
+    if body.is_empty() {
         Kind::Blank
     } else if body.starts_with("at ") && body.len() > 3 {
         Kind::Frame
@@ -133,17 +159,78 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
         Kind::CausedBy
     } else if body.starts_with("Suppressed:") {
         Kind::Suppressed
+    } else if body.starts_with("Wrapped by:") {
+        Kind::WrappedBy
     } else if let Some(n) = omitted_count(body) {
         Kind::Omitted(n)
+    } else if body.starts_with("- ")
+        && [
+            "- locked <",
+            "- waiting on <",
+            "- waiting to lock <",
+            "- parking to wait for",
+            "- eliminated <",
+            "- waiting to re-lock",
+        ]
+        .iter()
+        .any(|p| body.starts_with(p))
+    {
+        Kind::LockInfo
     } else {
         Kind::Other
-    };
-    Line {
-        end,
-        body: start + pos,
-        indent,
-        kind,
     }
+}
+
+/// Where a structural token starts after a log prefix, and the indentation before it.
+/// The prefix must look like one (a digit, `|`, `]` or `:` in at most 200 bytes) and the token
+/// must be a frame call (`at pkg.C.m(`), `Caused by: `, `Suppressed: `, `Wrapped by: ` or
+/// `... N more`, preceded by white space.
+fn after_log_prefix(body: &str) -> Option<(usize, usize)> {
+    let limit = body.len().min(200);
+    let bytes = body.as_bytes();
+    let mut i = 1;
+    while i < limit {
+        let b = bytes[i];
+        let candidate =
+            (b == b'a' && body[i..].starts_with("at ") && looks_like_frame_call(&body[i + 3..]))
+                || (b == b'C' && body[i..].starts_with("Caused by: "))
+                || (b == b'S' && body[i..].starts_with("Suppressed: "))
+                || (b == b'W' && body[i..].starts_with("Wrapped by: "))
+                || (b == b'.' && omitted_count(&body[i..]).is_some());
+        if candidate && matches!(bytes[i - 1], b' ' | b'\t') {
+            let prefix = &body[..i];
+            let ws_start = prefix.trim_end_matches([' ', '\t']).len();
+            let looks_like_prefix = prefix[..ws_start]
+                .bytes()
+                .any(|c| c.is_ascii_digit() || matches!(c, b'|' | b']' | b':'));
+            if looks_like_prefix && ws_start > 0 {
+                let ind = prefix[ws_start..]
+                    .chars()
+                    .map(|c| if c == '\t' { 4 } else { 1 })
+                    .sum::<usize>();
+                // The first white space separates the prefix from the line's own indentation.
+                return Some((i, ind.saturating_sub(1)));
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `pkg.Class.method(` (a dotted name, optionally behind a module prefix, then `(`).
+fn looks_like_frame_call(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut dots = 0;
+    for (i, &b) in bytes.iter().enumerate().take(400) {
+        match b {
+            b'(' => return dots >= 1 && i > 2,
+            b'.' => dots += 1,
+            b if b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b'$' | b'<' | b'>' | b'/' | b'@' | b'-') => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// `... 20 more` or logback's `... 20 common frames omitted` → 20.
@@ -312,6 +399,58 @@ fn strip_module(qualified: &str) -> (Option<&str>, &str) {
     (module, rest)
 }
 
+/// What heads a run of frames.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// A throwable header at decoded offset `at` on `line`.
+    Throwable { line: usize, at: usize },
+    /// Frames with nothing readable above them, from `line`.
+    Headerless { line: usize },
+    /// A jstack thread header on `line`, with its `java.lang.Thread.State:` line.
+    Thread { line: usize, state: Option<usize> },
+}
+
+/// Reorders throwables read root cause first (logback `Wrapped by:`) so that the top-level
+/// throwable comes first and causes follow, as in Java's own order, fixing every index.
+fn top_first(throwables: Vec<Throwable>) -> Vec<Throwable> {
+    let n = throwables.len();
+    let top = throwables
+        .iter()
+        .position(|t| t.relation == Relation::Top)
+        .unwrap_or(0);
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut next = Some(top);
+    while let Some(k) = next {
+        if k >= n || seen[k] {
+            break;
+        }
+        seen[k] = true;
+        order.push(k);
+        next = throwables[k].cause;
+    }
+    order.extend((0..n).filter(|&k| !seen[k]));
+    let mut new_of = vec![0; n];
+    for (new, &old) in order.iter().enumerate() {
+        new_of[old] = new;
+    }
+    let mut slots: Vec<Option<Throwable>> = throwables.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&old| {
+            let mut t = slots[old].take().expect("each index once");
+            t.cause = t.cause.map(|c| new_of[c]);
+            t.suppressed = t.suppressed.iter().map(|&c| new_of[c]).collect();
+            t.relation = match t.relation {
+                Relation::Top => Relation::Top,
+                Relation::CauseOf(p) => Relation::CauseOf(new_of[p]),
+                Relation::SuppressedBy(p) => Relation::SuppressedBy(new_of[p]),
+            };
+            t
+        })
+        .collect()
+}
+
 struct DocParser<'a> {
     doc: &'a Document,
     lines: Vec<Line>,
@@ -342,18 +481,20 @@ impl<'a> DocParser<'a> {
             let line = self.lines[i];
             let start = match line.kind {
                 Kind::Frame => Some(self.find_header(i, free_from)),
-                Kind::CausedBy | Kind::Suppressed => {
-                    // A fragment that starts at a `Caused by:`: read it as the top throwable.
-                    let body = self.body(&line);
-                    let colon = body.find(':').map_or(body.len(), |c| c + 1);
-                    let skip = body[colon..].len() - body[colon..].trim_start().len();
-                    Some((i, Some(line.body + colon + skip)))
+                // A fragment that starts at a `Caused by:`: read it as the top throwable.
+                Kind::CausedBy | Kind::Suppressed => Some(Start::Throwable {
+                    line: i,
+                    at: self.after_label(&line),
+                }),
+                Kind::Other => {
+                    self.note_other(i);
+                    None
                 }
                 _ => None,
             };
             match start {
-                Some((header_line, header_at)) => {
-                    let next = self.read_trace(header_line, header_at);
+                Some(start) => {
+                    let next = self.read_trace(start);
                     i = next.max(i + 1);
                     free_from = i;
                 }
@@ -362,46 +503,105 @@ impl<'a> DocParser<'a> {
         }
     }
 
-    /// Looks up from the first frame at line `first` for the header. Returns the header line and
-    /// the offset where the class name starts, or `(first, None)` when there is none.
-    fn find_header(&self, first: usize, free_from: usize) -> (usize, Option<usize>) {
+    /// Offset just after `Caused by:` / `Suppressed:` / `Wrapped by:` and the spaces after it.
+    fn after_label(&self, line: &Line) -> usize {
+        let body = self.body(line);
+        let colon = body.find(':').map_or(body.len(), |c| c + 1);
+        let skip = body[colon..].len() - body[colon..].trim_start().len();
+        line.body + colon + skip
+    }
+
+    /// Records what a line outside any trace tells: a jstack deadlock report, a Python traceback.
+    fn note_other(&mut self, i: usize) {
+        let line = self.lines[i];
+        let body = self.body(&line);
+        if body.starts_with("Found one Java-level deadlock")
+            || (body.starts_with("Found ") && body.contains("deadlock"))
+        {
+            let span = self.span(line.body, line.end);
+            self.out.deadlocks.push(span);
+        } else if body.starts_with("Traceback (most recent call last):") {
+            // A Python traceback (PyFlink): indented `File …` lines, then `SomeError: message`.
+            let mut end = i;
+            while end + 1 < self.lines.len() {
+                let next = self.lines[end + 1];
+                let indented = next.indent > 0 && next.kind != Kind::Blank;
+                end += 1;
+                if !indented {
+                    break;
+                }
+            }
+            let last = self.lines[end];
+            let span = self.span(line.body, last.end);
+            self.out.problems.push(Problem {
+                span,
+                message: "a Python traceback (PyFlink): shown as text, not read as a Java trace"
+                    .into(),
+            });
+        }
+    }
+
+    /// Looks up from the first frame at line `first` for what heads the frames: a throwable
+    /// header, or a jstack thread header (`"name" #12 prio=5 …` and `java.lang.Thread.State:`).
+    fn find_header(&self, first: usize, free_from: usize) -> Start {
         let lowest = free_from.max(first.saturating_sub(MAX_MESSAGE_LINES));
         let mut j = first;
+        let mut state = None;
         while j > lowest {
             j -= 1;
             let line = &self.lines[j];
             if line.kind != Kind::Other {
                 break;
             }
-            if let Some(at) = header_start(self.body(line)) {
-                return (j, Some(line.body + at));
+            let body = self.body(line);
+            if body.starts_with("java.lang.Thread.State:") {
+                state = Some(j);
+                continue;
+            }
+            if body.starts_with('"') && body[1..].contains('"') {
+                return Start::Thread { line: j, state };
+            }
+            if state.is_some() {
+                break;
+            }
+            if let Some(at) = header_start(body) {
+                return Start::Throwable {
+                    line: j,
+                    at: line.body + at,
+                };
             }
         }
-        (first, None)
+        Start::Headerless { line: first }
     }
 
-    /// Reads one trace whose header is at `header_at` (decoded offset) on line `h`; `None` means
-    /// frames without a header starting at line `h`. Returns the line after the trace.
-    fn read_trace(&mut self, h: usize, header_at: Option<usize>) -> usize {
+    /// Reads one trace from its start. Returns the line after the trace.
+    fn read_trace(&mut self, start: Start) -> usize {
         let mut built: Vec<Throwable> = Vec::new();
         let mut stack: Vec<(usize, usize)> = Vec::new(); // (indent, index into built)
-        let mut i;
-        match header_at {
-            Some(at) => {
-                let (throwable, next) = self.read_header(h, at, Relation::Top);
+        let mut thread = None;
+        let (h, mut i) = match start {
+            Start::Throwable { line, at } => {
+                let (throwable, next) = self.read_header(line, at, Relation::Top);
                 built.push(throwable);
-                i = next;
+                (line, next)
             }
-            None => {
-                let line = self.lines[h];
-                let span = self.span(line.body, line.body);
+            Start::Headerless { line } => {
+                let l = self.lines[line];
+                let span = self.span(l.body, l.body);
                 built.push(empty_throwable(span, Relation::Top));
-                i = h;
+                (line, line)
             }
-        }
+            Start::Thread { line, state } => {
+                let (info, span) = self.thread_info(line, state);
+                built.push(empty_throwable(span, Relation::Top));
+                thread = Some(info);
+                (line, state.unwrap_or(line) + 1)
+            }
+        };
         stack.push((0, 0));
-        let mut last_line = h;
+        let mut last_line = i.saturating_sub(1).max(h);
         let mut blank_run = 0;
+        let mut wrapped = false;
         while i < self.lines.len() {
             let line = self.lines[i];
             let current = built.len() - 1;
@@ -415,6 +615,10 @@ impl<'a> DocParser<'a> {
                     continue;
                 }
                 Kind::Other => break,
+                Kind::LockInfo => {
+                    last_line = i;
+                    i += 1;
+                }
                 Kind::Frame => {
                     let (frame, next) = self.read_frame(i);
                     built[current].frames.push(frame);
@@ -427,11 +631,23 @@ impl<'a> DocParser<'a> {
                     last_line = i;
                     i += 1;
                 }
+                Kind::WrappedBy => {
+                    // Root cause first (logback `%rEx`): the new throwable wraps the chain so far.
+                    let at = self.after_label(&line);
+                    let inner = stack[0].1;
+                    let new_index = built.len();
+                    let (mut throwable, next) = self.read_header(i, at, Relation::Top);
+                    throwable.cause = Some(inner);
+                    built[inner].relation = Relation::CauseOf(new_index);
+                    built.push(throwable);
+                    stack.clear();
+                    stack.push((line.indent, new_index));
+                    wrapped = true;
+                    last_line = next - 1;
+                    i = next;
+                }
                 Kind::CausedBy | Kind::Suppressed => {
-                    let body = self.body(&line);
-                    let colon = body.find(':').map_or(body.len(), |c| c + 1);
-                    let skip = body[colon..].len() - body[colon..].trim_start().len();
-                    let at = line.body + colon + skip;
+                    let at = self.after_label(&line);
                     let new_index = built.len();
                     let relation = if line.kind == Kind::CausedBy {
                         // Attach to the latest throwable at this indentation or shallower.
@@ -463,13 +679,17 @@ impl<'a> DocParser<'a> {
             blank_run = 0;
         }
         let mut throwables = built;
-        if throwables
-            .iter()
-            .all(|t| t.class.is_empty() && t.frames.is_empty())
+        if thread.is_none()
+            && throwables
+                .iter()
+                .all(|t| t.class.is_empty() && t.frames.is_empty())
         {
             // A lone `Caused by:` without a class or frames: nothing to show (the header problem
             // was reported by read_header).
             return last_line + 1;
+        }
+        if wrapped {
+            throwables = top_first(throwables);
         }
         self.expand_omitted(&mut throwables);
         let start = throwables[0].header_span.start;
@@ -479,8 +699,51 @@ impl<'a> DocParser<'a> {
             throwables,
             span: Span::new(start, end),
             container: self.doc.container,
+            thread,
         });
         last_line + 1
+    }
+
+    /// The thread name (between the first pair of quotes) and state of a jstack thread header.
+    fn thread_info(&self, line: usize, state: Option<usize>) -> (ThreadInfo, Span) {
+        let l = self.lines[line];
+        let body = self.body(&l);
+        let close = body[1..].find('"').map_or(body.len(), |c| c + 1);
+        let name = body[1..close].to_owned();
+        let state = match state {
+            Some(s) => {
+                let sl = self.lines[s];
+                let text = self.body(&sl);
+                Some(
+                    text.trim_start_matches("java.lang.Thread.State:")
+                        .trim()
+                        .to_owned(),
+                )
+            }
+            None => {
+                // Without a state line (the deadlock section), the header may say it.
+                let rest = &body[close..];
+                [
+                    "runnable",
+                    "waiting on condition",
+                    "waiting for monitor entry",
+                    "in Object.wait()",
+                    "sleeping",
+                ]
+                .iter()
+                .find(|s| rest.contains(*s))
+                .map(|s| s.to_string())
+            }
+        };
+        let span = self.span(l.body, l.end);
+        (
+            ThreadInfo {
+                name,
+                state,
+                header_span: span,
+            },
+            span,
+        )
     }
 
     /// Reads a header starting at decoded offset `at` on line `h`, with message continuation
@@ -771,5 +1034,110 @@ mod tests {
     fn no_trace_in_prose() {
         let parsed = parse("hello, my job fails. any idea?\n\nthanks");
         assert!(parsed.traces.is_empty());
+    }
+
+    fn classes(t: &Trace) -> Vec<&str> {
+        t.cause_chain()
+            .iter()
+            .map(|&i| t.throwables[i].class.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn logback_root_cause_first_is_reordered_top_first() {
+        let input = "java.lang.IllegalStateException: root\n\tat a.B.c(B.java:1)\n\tat a.B.d(B.java:2)\nWrapped by: java.lang.RuntimeException: outer\n\tat a.X.y(X.java:3)\n\t... 1 common frames omitted\n";
+        let p = parse(input);
+        let t = &p.traces[0];
+        assert_eq!(
+            classes(t),
+            [
+                "java.lang.RuntimeException",
+                "java.lang.IllegalStateException"
+            ]
+        );
+        assert_eq!(t.throwables[0].relation, Relation::Top);
+        assert_eq!(t.throwables[1].relation, Relation::CauseOf(0));
+        assert_eq!(t.root_cause(), 1);
+    }
+
+    #[test]
+    fn kubernetes_timestamps_on_every_line_are_skipped() {
+        let input = "2023-05-01T10:00:00.123456789Z java.lang.IllegalStateException: boom\n2023-05-01T10:00:00.123456789Z \tat com.acme.A.b(A.java:1)\n2023-05-01T10:00:00.123456789Z Caused by: java.io.IOException: x\n2023-05-01T10:00:00.123456789Z \tat com.acme.C.d(C.java:2)\n2023-05-01T10:00:00.123456789Z \t... 1 more\n";
+        let p = parse(input);
+        assert_eq!(p.traces.len(), 1);
+        let t = &p.traces[0];
+        assert_eq!(
+            classes(t),
+            ["java.lang.IllegalStateException", "java.io.IOException"]
+        );
+        assert_eq!(t.throwables[1].frames.len(), 2);
+        assert_eq!(
+            &input[t.throwables[1].frames[0].span.range()],
+            "at com.acme.C.d(C.java:2)"
+        );
+    }
+
+    #[test]
+    fn thread_dump_threads_become_traces_with_their_state() {
+        let input = "\"Map -> Sink: Print (1/1)#0\" #73 prio=5 os_prio=0 tid=0x00007f nid=0x5b03 waiting for monitor entry [0x7f]\n   java.lang.Thread.State: BLOCKED (on object monitor)\n\tat com.acme.Enricher.map(Enricher.java:42)\n\t- waiting to lock <0x000000076b5d3f88> (a java.lang.Object)\n\tat org.apache.flink.streaming.api.operators.StreamMap.processElement(StreamMap.java:38)\n\n\"main\" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable [0x3]\n   java.lang.Thread.State: RUNNABLE\n\tat java.io.FileInputStream.readBytes(Native Method)\n\nFound one Java-level deadlock:\n";
+        let p = parse(input);
+        assert_eq!(p.traces.len(), 2);
+        let th = p.traces[0].thread.as_ref().unwrap();
+        assert_eq!(th.name, "Map -> Sink: Print (1/1)#0");
+        assert_eq!(th.state.as_deref(), Some("BLOCKED (on object monitor)"));
+        assert_eq!(
+            p.traces[0].throwables[0].frames.len(),
+            2,
+            "lock lines are not frames"
+        );
+        assert_eq!(
+            p.traces[1].thread.as_ref().unwrap().state.as_deref(),
+            Some("RUNNABLE")
+        );
+        assert_eq!(p.deadlocks.len(), 1);
+    }
+
+    #[test]
+    fn pyflink_python_traceback_is_reported_and_the_java_trace_read() {
+        let input = "Traceback (most recent call last):\n  File \"job.py\", line 10, in <module>\n    env.execute()\npy4j.protocol.Py4JJavaError: An error occurred while calling o12.execute.\n: java.lang.RuntimeException: boom\n\tat org.apache.flink.client.Foo.bar(Foo.java:1)\n";
+        let p = parse(input);
+        assert_eq!(classes(&p.traces[0]), ["java.lang.RuntimeException"]);
+        assert!(p
+            .problems
+            .iter()
+            .any(|x| x.message.contains("Python traceback")));
+    }
+
+    #[test]
+    fn transport_damage_is_repaired() {
+        // ANSI colours, a trace collapsed onto one line, literal \n\t escapes, a JSON array of lines.
+        let ansi = "\u{1b}[31mjava.lang.IllegalStateException: boom\u{1b}[0m\n\u{1b}[2m\tat com.acme.A.b(A.java:1)\u{1b}[0m\n";
+        let one_line = "java.lang.IllegalStateException: boom at com.acme.A.b(A.java:1) at com.acme.A.c(A.java:2) Caused by: java.io.IOException: x at com.acme.D.e(D.java:3) ... 1 more";
+        let escaped = "msg=\"java.lang.IllegalStateException: boom\\n\\tat com.acme.A.b(A.java:1)\\nCaused by: java.io.IOException: x\\n\\tat com.acme.D.e(D.java:3)\"";
+        let array = "[\"java.lang.IllegalStateException: boom\", \"\\tat com.acme.A.b(A.java:1)\"]";
+        for input in [ansi, one_line, escaped, array] {
+            let p = parse(input);
+            assert_eq!(p.traces.len(), 1, "{input:?}");
+            let t = &p.traces[0];
+            assert_eq!(
+                t.throwables[0].class, "java.lang.IllegalStateException",
+                "{input:?}"
+            );
+            assert_eq!(
+                t.throwables[0].frames[0].qualified_method(),
+                "com.acme.A.b",
+                "{input:?}"
+            );
+            let f = &t.throwables[0].frames[0];
+            assert!(
+                input[f.span.range()].contains("com.acme.A.b(A.java:1)"),
+                "{input:?}: {:?}",
+                &input[f.span.range()]
+            );
+        }
+        assert_eq!(
+            classes(&parse(one_line).traces[0]),
+            ["java.lang.IllegalStateException", "java.io.IOException"]
+        );
     }
 }
