@@ -55,6 +55,11 @@ fn task_in_log_line() -> &'static Regex {
     })
 }
 
+fn task_in_thread_name() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^(.+?) \((\d+)/(\d+)\)(?:#(\d+))?$").expect("valid regex"))
+}
+
 fn checkpoint_id() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -90,6 +95,14 @@ pub fn read(input: &str, trace: &Trace) -> Context {
     // The lines just above the trace (a log line that announces the failure, a date).
     let start = trace.span.start.min(input.len());
     let before = preceding_lines(input, start, 3);
+    if task.is_none() {
+        // A Flink task thread in a thread dump is named after its task.
+        task = trace
+            .thread
+            .as_ref()
+            .and_then(|th| task_in_thread_name().captures(&th.name))
+            .map(|c| task_from(&c));
+    }
     if task.is_none() {
         task = before
             .lines()

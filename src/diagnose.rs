@@ -8,6 +8,9 @@ use crate::parse::{self, Problem};
 use crate::rules;
 use crate::version::{self, FlinkVersion};
 use serde::Serialize;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// One distinct trace with everything found about it.
 #[derive(Clone, Debug, Serialize)]
@@ -35,6 +38,8 @@ pub struct Diagnosis {
     pub traces: Vec<TraceDiagnosis>,
     /// What the parser could not read.
     pub problems: Vec<Problem>,
+    /// jstack deadlock reports found in the input.
+    pub deadlocks: Vec<crate::span::Span>,
 }
 
 /// Parses `input` and diagnoses each distinct trace. Never fails.
@@ -42,11 +47,19 @@ pub fn diagnose(input: &str) -> Diagnosis {
     let parsed = parse::parse(input);
     let rules = rules::catalogue();
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
+    // Identical traces are merged: candidates are found by a hash of what `same_trace` compares.
+    let mut by_signature: HashMap<u64, Vec<usize>> = HashMap::new();
     for trace in parsed.traces {
-        if let Some(same) = traces.iter_mut().find(|d| same_trace(&d.trace, &trace)) {
-            same.occurrences += 1;
+        let sig = signature(&trace);
+        let candidates = by_signature.entry(sig).or_default();
+        if let Some(&k) = candidates
+            .iter()
+            .find(|&&k| same_trace(&traces[k].trace, &trace))
+        {
+            traces[k].occurrences += 1;
             continue;
         }
+        candidates.push(traces.len());
         let context = context::read(input, &trace);
         let flink_version = version::infer(&trace, context.time.as_deref());
         let findings = matcher::diagnose(&trace, rules);
@@ -63,12 +76,36 @@ pub fn diagnose(input: &str) -> Diagnosis {
     Diagnosis {
         traces,
         problems: parsed.problems,
+        deadlocks: parsed.deadlocks,
     }
 }
 
-/// Same throwables, messages (ignoring how they were wrapped) and frames.
+/// A hash of the parts [`same_trace`] compares.
+fn signature(t: &Trace) -> u64 {
+    let mut h = DefaultHasher::new();
+    t.throwables.len().hash(&mut h);
+    t.thread.as_ref().map(|th| &th.state).hash(&mut h);
+    for x in &t.throwables {
+        x.class.hash(&mut h);
+        x.relation.hash(&mut h);
+        if let Some(m) = &x.message {
+            m.split_whitespace().for_each(|w| w.hash(&mut h));
+        }
+        x.frames.len().hash(&mut h);
+        for f in &x.frames {
+            f.class.hash(&mut h);
+            f.method.hash(&mut h);
+            f.line().hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// Same throwables, messages (ignoring how they were wrapped) and frames; for threads of a
+/// thread dump, also the same state (the names differ).
 fn same_trace(a: &Trace, b: &Trace) -> bool {
-    a.throwables.len() == b.throwables.len()
+    a.thread.as_ref().map(|t| &t.state) == b.thread.as_ref().map(|t| &t.state)
+        && a.throwables.len() == b.throwables.len()
         && a.throwables.iter().zip(&b.throwables).all(|(x, y)| {
             x.class == y.class
                 && x.relation == y.relation

@@ -79,7 +79,7 @@ impl Frame {
 }
 
 /// How a throwable hangs off another one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Relation {
     /// The first throwable of a trace.

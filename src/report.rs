@@ -17,6 +17,8 @@ pub struct Report {
     pub traces: Vec<TraceReport>,
     /// What could not be read.
     pub problems: Vec<ProblemReport>,
+    /// 1-based lines where a jstack thread dump reports a Java-level deadlock.
+    pub deadlocks: Vec<usize>,
 }
 
 /// One distinct trace.
@@ -36,6 +38,18 @@ pub struct TraceReport {
     pub findings: Vec<FindingReport>,
     /// First and last 1-based line of the trace in the input.
     pub lines: [usize; 2],
+    /// For a thread of a jstack thread dump: its name and state (its frames are in
+    /// `exceptions[0]`, whose class is empty).
+    pub thread: Option<ThreadReport>,
+}
+
+/// A thread of a thread dump.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThreadReport {
+    /// Thread name as printed.
+    pub name: String,
+    /// `java.lang.Thread.State` as printed, or null.
+    pub state: Option<String>,
 }
 
 /// One throwable.
@@ -280,6 +294,10 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     flink_version: d.flink_version.clone(),
                 },
                 findings,
+                thread: t.thread.as_ref().map(|th| ThreadReport {
+                    name: th.name.clone(),
+                    state: th.state.clone(),
+                }),
                 lines: [
                     line(t.span),
                     index.line_of(t.span.end.saturating_sub(1).max(t.span.start)),
@@ -295,7 +313,11 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
             message: p.message.clone(),
         })
         .collect();
-    Report { traces, problems }
+    Report {
+        traces,
+        problems,
+        deadlocks: diagnosis.deadlocks.iter().map(|s| line(*s)).collect(),
+    }
 }
 
 fn class_name(class: &str) -> &str {
@@ -383,6 +405,14 @@ fn render(report: &Report, md: bool) -> String {
                 t.lines[1]
             ),
         ));
+        if let Some(th) = &t.thread {
+            let state = th
+                .state
+                .as_deref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "Thread \"{}\"{state}\n", th.name);
+        }
         out.push_str(&h(3, "Cause chain, root cause first"));
         for (k, &e) in t.cause_chain.iter().enumerate() {
             let ex = &t.exceptions[e];
@@ -499,6 +529,12 @@ fn render(report: &Report, md: bool) -> String {
             }
             out.push('\n');
         }
+    }
+    for line in &report.deadlocks {
+        let _ = writeln!(
+            out,
+            "The thread dump reports a Java-level deadlock (line {line}).\n"
+        );
     }
     if !report.problems.is_empty() {
         out.push_str(&h(3, "Not read"));

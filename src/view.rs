@@ -28,6 +28,8 @@ pub struct PageModel {
     pub total_traces: usize,
     /// Distinct traces with at least one finding (shown or not).
     pub diagnosed_traces: usize,
+    /// 1-based lines where jstack reports a Java-level deadlock.
+    pub deadlocks: Vec<usize>,
 }
 
 /// One distinct trace.
@@ -51,6 +53,8 @@ pub struct TraceView {
     pub flink: bool,
     /// Class and first message line of the root cause, for the "no known diagnosis" note.
     pub root_cause: String,
+    /// For a thread of a thread dump: its name and state.
+    pub thread: Option<(String, Option<String>)>,
 }
 
 /// A fact such as "checkpoint 575".
@@ -177,6 +181,11 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
         .collect();
     PageModel {
         total_traces: diagnosis.traces.len(),
+        deadlocks: diagnosis
+            .deadlocks
+            .iter()
+            .map(|s| index.line_of(s.start))
+            .collect(),
         diagnosed_traces: diagnosis
             .traces
             .iter()
@@ -356,6 +365,10 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
         findings,
         chain,
         flink: d.flink,
+        thread: t
+            .thread
+            .as_ref()
+            .map(|th| (th.name.clone(), th.state.clone())),
         root_cause: {
             let root = &t.throwables[d.root_cause];
             match &root.message {
