@@ -96,6 +96,9 @@ pub struct Throwable {
     /// Fully qualified class (`java.util.ConcurrentModificationException`); empty when the
     /// frames had no readable header.
     pub class: String,
+    /// The class printed in the header when it differs from `class`: a Flink
+    /// `org.apache.flink.util.SerializedThrowable` whose message names the original class.
+    pub printed_as: Option<String>,
     /// The message, with hard-wrapped lines joined by `\n` as they appeared; `None` when the
     /// header had no `: message`.
     pub message: Option<String>,

@@ -250,6 +250,15 @@ fn omitted_count(body: &str) -> Option<usize> {
 /// the end of the line, at the start of the body or (anywhere) when its simple name ends in
 /// `Exception`, `Error` or `Throwable`. Returns the byte offset within `body`.
 fn header_start(body: &str) -> Option<usize> {
+    // The JVM's default handler: `Exception in thread "main" com.acme.Oops: …`.
+    if let Some(rest) = body.strip_prefix("Exception in thread \"") {
+        if let Some(close) = rest.find("\" ") {
+            let at = "Exception in thread \"".len() + close + 2;
+            if qualified_name_len(&body[at..]) > 0 {
+                return Some(at);
+            }
+        }
+    }
     let bytes = body.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -789,7 +798,17 @@ impl<'a> DocParser<'a> {
         } else {
             j = h + 1;
         }
-        let message = message.filter(|m| !m.is_empty());
+        let mut message = message.filter(|m| !m.is_empty());
+        let mut class = class;
+        let mut printed_as = None;
+        if class == SERIALIZED_THROWABLE {
+            // Flink ships remote exceptions as SerializedThrowable; loggers that print the class
+            // name (not toString) show the wrapper, with the original exception in the message.
+            if let Some((inner, rest)) = message.as_deref().and_then(original_in_message) {
+                printed_as = Some(std::mem::replace(&mut class, inner));
+                message = rest;
+            }
+        }
         let header_span = self.span(at, end);
         if name_len == 0 {
             self.out.problems.push(Problem {
@@ -799,6 +818,7 @@ impl<'a> DocParser<'a> {
         }
         let throwable = Throwable {
             class,
+            printed_as,
             message,
             header_span,
             class_span,
@@ -895,9 +915,35 @@ fn frame_complete(text: &str) -> bool {
     }
 }
 
+/// `org.apache.flink.util.SerializedThrowable`: Flink's carrier for exceptions whose classes may
+/// not load where they are read; `toString()` prints the original class name, but loggers that
+/// print `getClass().getName()` show this name.
+pub const SERIALIZED_THROWABLE: &str = "org.apache.flink.util.SerializedThrowable";
+
+/// `java.lang.NullPointerException: msg` at the start of a message → (class, rest of message).
+fn original_in_message(message: &str) -> Option<(String, Option<String>)> {
+    let len = qualified_name_len(message);
+    let name = &message[..len];
+    let simple = name.rsplit('.').next().unwrap_or(name);
+    let throwable_like = name.contains('.')
+        && ["Exception", "Error", "Throwable"]
+            .iter()
+            .any(|s| simple.ends_with(s));
+    if !throwable_like {
+        return None;
+    }
+    let rest = &message[len..];
+    if rest.is_empty() {
+        return Some((name.to_owned(), None));
+    }
+    let rest = rest.strip_prefix(':')?.trim();
+    Some((name.to_owned(), (!rest.is_empty()).then(|| rest.to_owned())))
+}
+
 fn empty_throwable(span: Span, relation: Relation) -> Throwable {
     Throwable {
         class: String::new(),
+        printed_as: None,
         message: None,
         header_span: span,
         class_span: span,
@@ -928,6 +974,8 @@ mod tests {
         );
         assert_eq!(header_start("attributes (com.example.model.Event)"), None);
         assert_eq!(header_start("2021-08-18 06:18:37"), None);
+        let line = "Exception in thread \"main\" com.acme.Oops: x";
+        assert_eq!(&line[header_start(line).unwrap()..], "com.acme.Oops: x");
     }
 
     #[test]
@@ -1106,6 +1154,22 @@ mod tests {
             .problems
             .iter()
             .any(|x| x.message.contains("Python traceback")));
+    }
+
+    #[test]
+    fn serialized_throwable_shows_the_original_class() {
+        let input = "java.io.IOException: x\n\tat a.B.c(B.java:1)\nCaused by: org.apache.flink.util.SerializedThrowable: java.lang.NullPointerException: boom\n\tat d.E.f(E.java:2)\nCaused by: org.apache.flink.util.SerializedThrowable: Checkpoint was declined\n";
+        let t = &parse(input).traces[0];
+        assert_eq!(t.throwables[1].class, "java.lang.NullPointerException");
+        assert_eq!(t.throwables[1].message.as_deref(), Some("boom"));
+        assert_eq!(
+            t.throwables[1].printed_as.as_deref(),
+            Some(SERIALIZED_THROWABLE)
+        );
+        assert_eq!(
+            t.throwables[2].class, SERIALIZED_THROWABLE,
+            "no class in the message: kept"
+        );
     }
 
     #[test]

@@ -57,6 +57,8 @@ pub struct ThreadReport {
 pub struct ExceptionReport {
     /// Fully qualified class; empty when the frames had no header.
     pub class: String,
+    /// The class as printed when it differs (`org.apache.flink.util.SerializedThrowable`).
+    pub printed_as: Option<String>,
     /// Message (wrapped lines joined with `\n`), or null.
     pub message: Option<String>,
     /// `top`, `cause` or `suppressed`.
@@ -215,6 +217,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     let (rel, parent) = relation(th.relation);
                     ExceptionReport {
                         class: th.class.clone(),
+                        printed_as: th.printed_as.clone(),
                         message: th.message.clone(),
                         relation: rel,
                         parent,
