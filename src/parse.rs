@@ -597,6 +597,10 @@ impl<'a> DocParser<'a> {
             Start::Headerless { line } => {
                 let l = self.lines[line];
                 let span = self.span(l.body, l.body);
+                self.out.problems.push(Problem {
+                    span: self.span(l.body, l.end),
+                    message: "frames without an exception line above them (a trace cut off, or interrupted by other lines)".into(),
+                });
                 built.push(empty_throwable(span, Relation::Top));
                 (line, line)
             }
