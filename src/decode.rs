@@ -225,10 +225,14 @@ pub fn documents(input: &str) -> Vec<Document> {
     let trimmed = input.trim_start();
     let mut docs = Vec::new();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        docs = json_string_documents(&plain);
-        if docs.is_empty() && trimmed.starts_with('[') {
-            docs.extend(json_lines_array(&plain));
+        // Docker's json-file log: one JSON object per line, each holding one line of output.
+        if let Some(doc) = json_lines_log(&plain) {
+            return vec![repair_lines(html_unescape(doc))];
         }
+        docs = json_string_documents(&plain);
+        docs.extend(json_line_arrays(&plain));
+        // Keep input order (a log may mix both shapes).
+        docs.sort_by_key(|d| d.orig_start(0));
     }
     if docs.is_empty() {
         docs.push(plain);
@@ -239,9 +243,74 @@ pub fn documents(input: &str) -> Vec<Document> {
         .collect()
 }
 
-/// A JSON array of strings, one per line (`["java.lang.X: y", "\tat a.B.c(B.java:1)"]`): one
-/// document with the strings' contents on their own lines. `None` unless some string is a frame.
-fn json_lines_array(doc: &Document) -> Option<Document> {
+/// Keys whose string value is one line of a program's output in a JSON-lines log.
+const LINE_KEYS: &[&str] = &["\"log\":", "\"message\":", "\"msg\":", "\"line\":"];
+
+/// A JSON-lines log where each object carries ONE output line (Docker's json-file driver:
+/// `{"log":"\tat a.B.c(B.java:1)\n","stream":"stdout",…}`): the lines' values joined into one
+/// document. `None` when most objects hold no such one-line value (then each multi-line
+/// string is read on its own, as for logstash/ECS `stack_trace` fields).
+fn json_lines_log(doc: &Document) -> Option<Document> {
+    let text = &doc.text;
+    if text.contains("\\n\\tat ") || text.contains("\\n    at ") {
+        return None; // whole traces inside single values
+    }
+    let mut picks: Vec<(usize, usize)> = Vec::new();
+    let mut objects = 0;
+    let mut start = 0;
+    while start < text.len() {
+        let end = text[start..].find('\n').map_or(text.len(), |r| start + r);
+        let line = &text[start..end];
+        if line.trim_start().starts_with('{') {
+            objects += 1;
+            let value = LINE_KEYS.iter().find_map(|k| {
+                let at = line.find(k)? + k.len();
+                let rest = &line[at..];
+                let q = rest.find('"')?;
+                rest[..q].trim().is_empty().then_some(start + at + q + 1)
+            });
+            if let Some(v) = value {
+                let lit_end = string_literals(&text[v - 1..end])
+                    .first()
+                    .map(|&(_, e)| v - 1 + e);
+                if let Some(e) = lit_end {
+                    let raw = &text[v..e];
+                    // One line: no escaped newline except a trailing one.
+                    let inner = raw.strip_suffix("\\n").unwrap_or(raw);
+                    if !inner.contains("\\n") {
+                        picks.push((v, e));
+                    }
+                }
+            }
+        }
+        start = end + 1;
+    }
+    if objects < 2 || picks.len() * 2 < objects {
+        return None;
+    }
+    let mut b = Builder::new(doc);
+    for &(v, e) in &picks {
+        let one = json_unescape(doc, v, e);
+        for piece in &one.pieces {
+            let dec_start = b.text.len();
+            b.text
+                .push_str(&one.text[piece.dec_start..piece.dec_start + piece.dec_len]);
+            b.push(Piece {
+                dec_start,
+                ..*piece
+            });
+        }
+        if !one.text.ends_with('\n') {
+            b.replace(e, e, "\n");
+        }
+    }
+    Some(b.finish(Container::JsonString, false))
+}
+
+/// JSON arrays of strings, one line each (`["java.lang.X: y", "\tat a.B.c(B.java:1)"]`, at the
+/// top level or as a field such as ECS's `error.stack_trace` with `stackTraceAsArray`): one
+/// document per array that holds a frame, the strings' contents on their own lines.
+fn json_line_arrays(doc: &Document) -> Vec<Document> {
     let text = &doc.text;
     let literals = string_literals(text);
     let is_frame = |&(a, b): &(usize, usize)| {
@@ -252,30 +321,44 @@ fn json_lines_array(doc: &Document) -> Option<Document> {
             .trim_start_matches(' ');
         raw.starts_with("at ")
     };
-    if !literals.iter().any(is_frame) {
-        return None;
-    }
-    let mut b = Builder::new(doc);
-    let mut prev_end: Option<usize> = None;
-    for &(start, end) in &literals {
-        if let Some(pe) = prev_end {
-            // The `", "` between two literals becomes a line break.
-            b.replace(pe, start, "\n");
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < literals.len() {
+        // A run of literals separated only by commas and white space, inside `[` … `]`.
+        let mut e = k;
+        while e + 1 < literals.len() && text[literals[e].1 + 1..literals[e + 1].0 - 1].trim() == ","
+        {
+            e += 1;
         }
-        // Decode the literal and append it with its own map (which points at the input).
-        let one = json_unescape(doc, start, end);
-        for piece in &one.pieces {
-            let dec_start = b.text.len();
-            b.text
-                .push_str(&one.text[piece.dec_start..piece.dec_start + piece.dec_len]);
-            b.push(Piece {
-                dec_start,
-                ..*piece
-            });
+        let opens = text[..literals[k].0 - 1].trim_end().ends_with('[');
+        let closes = text
+            .get(literals[e].1 + 1..)
+            .is_some_and(|r| r.trim_start().starts_with(']'));
+        let group = &literals[k..=e];
+        if opens && closes && group.iter().any(is_frame) {
+            let mut b = Builder::new(doc);
+            for (n, &(start, end)) in group.iter().enumerate() {
+                if n > 0 {
+                    // The `", "` between two literals becomes a line break.
+                    b.replace(group[n - 1].1, start, "\n");
+                }
+                // Decode the literal and append it with its own map (which points at the input).
+                let one = json_unescape(doc, start, end);
+                for piece in &one.pieces {
+                    let dec_start = b.text.len();
+                    b.text
+                        .push_str(&one.text[piece.dec_start..piece.dec_start + piece.dec_len]);
+                    b.push(Piece {
+                        dec_start,
+                        ..*piece
+                    });
+                }
+            }
+            out.push(b.finish(Container::JsonString, false));
         }
-        prev_end = Some(end);
+        k = e + 1;
     }
-    Some(b.finish(Container::JsonString, false))
+    out
 }
 
 /// Start and end (exclusive, without quotes) of every JSON string literal in `text`.
@@ -313,7 +396,10 @@ fn repair_lines(doc: Document) -> Document {
     let has_escaped =
         t.contains("\\n\\tat ") || t.contains("\\n    at ") || t.contains("\\nCaused by: ");
     let long_line = has_long_line(bytes, 120);
-    if !has_ansi && !has_escaped && !long_line {
+    let has_nbsp = t.contains('\u{a0}');
+    // Newlines unescaped but tabs not: lines that start with the two characters `\t`.
+    let literal_tab = t.contains("\n\\tat ") || t.contains("\n\\t... ");
+    if !has_ansi && !has_escaped && !long_line && !has_nbsp && !literal_tab {
         return doc;
     }
     let container = doc.container;
@@ -329,7 +415,16 @@ fn repair_lines(doc: Document) -> Document {
                 || line.contains("\\n    at ")
                 || line.contains("\\nCaused by: "));
         let collapsed = long_line && line.len() >= 120 && count_inline_frames(line) >= 2;
-        if has_ansi || escaped || collapsed {
+        if literal_tab
+            && (line.starts_with("\\tat ")
+                || line.starts_with("\\t... ")
+                || line.starts_with("\\tCaused by: "))
+        {
+            b.copy(run, line_start);
+            b.replace(line_start, line_start + 2, "\t");
+            run = line_start + 2;
+        }
+        if has_ansi || escaped || collapsed || has_nbsp {
             let lb = line.as_bytes();
             let mut i = 0;
             while i < lb.len() {
@@ -365,6 +460,14 @@ fn repair_lines(doc: Document) -> Document {
                         continue;
                     }
                 }
+                // A non-breaking space (U+00A0, two bytes) pasted as indentation or as a space.
+                if has_nbsp && lb[i] == 0xC2 && lb.get(i + 1) == Some(&0xA0) {
+                    b.copy(run, at);
+                    b.replace(at, at + 2, " ");
+                    run = at + 2;
+                    i += 2;
+                    continue;
+                }
                 if collapsed && (lb[i] == b' ' || lb[i] == b'\t') && i > 0 {
                     let rest = &line[i + 1..];
                     if inline_break(rest) {
@@ -373,6 +476,21 @@ fn repair_lines(doc: Document) -> Document {
                         run = at + 1;
                         i += 1;
                         continue;
+                    }
+                }
+                // Newlines dropped with nothing in their place: `…(Thread.java:829)Caused by: …`,
+                // `... 1 moreCaused by: …`, `…(A.java:1)at b.C.d(…`.
+                if collapsed && i > 0 && !matches!(lb[i - 1], b' ' | b'\t') {
+                    let rest = &line[i..];
+                    let glued = rest.starts_with("Caused by: ")
+                        || rest.starts_with("Suppressed: ")
+                        || (lb[i - 1] == b')'
+                            && rest.starts_with("at ")
+                            && looks_like_frame_call(&rest[3..]));
+                    if glued {
+                        b.copy(run, at);
+                        b.replace(at, at, "\n");
+                        run = at;
                     }
                 }
                 i += 1;

@@ -73,6 +73,27 @@ pub fn diagnose(input: &str) -> Diagnosis {
             findings,
         });
     }
+    // Traces pasted together come from one deployment: a version that one trace's jars name
+    // applies to the others that reveal none.
+    if let Some((v, jar_reason)) = traces.iter().find_map(|d| {
+        let exact = d.flink_version.exact.clone()?;
+        Some((
+            exact,
+            d.flink_version.reasons.first().cloned().unwrap_or_default(),
+        ))
+    }) {
+        for d in traces
+            .iter_mut()
+            .filter(|d| d.flink && d.flink_version.exact.is_none())
+        {
+            d.flink_version.exact = Some(v.clone());
+            d.flink_version.summary = v.clone();
+            d.flink_version.reasons.insert(
+                0,
+                format!("{jar_reason} (in another trace of the same text)"),
+            );
+        }
+    }
     Diagnosis {
         traces,
         problems: parsed.problems,

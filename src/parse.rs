@@ -290,6 +290,15 @@ fn header_start(body: &str) -> Option<usize> {
     None
 }
 
+/// A qualified name whose simple name ends in `Exception`, `Error` or `Throwable`.
+fn throwable_like(name: &str) -> bool {
+    let simple = name.rsplit('.').next().unwrap_or(name);
+    name.contains('.')
+        && ["Exception", "Error", "Throwable"]
+            .iter()
+            .any(|s| simple.ends_with(s))
+}
+
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$'
 }
@@ -765,9 +774,32 @@ impl<'a> DocParser<'a> {
         let line = self.lines[h];
         let text = &self.doc.text[at..line.end];
         let name_len = qualified_name_len(text);
-        let class = text[..name_len].to_owned();
-        let class_span = self.span(at, at + name_len);
-        let rest = &text[name_len..];
+        let mut class = text[..name_len].to_owned();
+        let mut class_span = self.span(at, at + name_len);
+        let mut rest = &text[name_len..];
+        let mut h = h;
+        // A class name hard-wrapped at the end of the line (`…consumer.OffsetOutOf` /
+        // `RangeException: Fetch position …`): join when only the joined name looks like a
+        // throwable class.
+        if name_len > 0 && rest.trim().is_empty() && h + 1 < self.lines.len() {
+            let next = self.lines[h + 1];
+            let nb = self.body(&next);
+            let tail_len = nb.bytes().take_while(|&b| is_ident_byte(b)).count();
+            let after = &nb[tail_len..];
+            let joined = format!("{class}{}", &nb[..tail_len]);
+            if next.kind == Kind::Other
+                && tail_len > 0
+                && throwable_like(&joined)
+                && !throwable_like(&class)
+                && (after.is_empty() || after.starts_with(':'))
+            {
+                class = joined;
+                class_span = self.span(at, next.body + tail_len);
+                rest = after;
+                h += 1;
+            }
+        }
+        let line = self.lines[h];
         let mut message = rest
             .strip_prefix(':')
             .map(|m| m.trim().to_owned())
@@ -852,6 +884,21 @@ impl<'a> DocParser<'a> {
             text.push_str(self.body(&l).trim());
             end = l.end;
             next += 1;
+        }
+        // A log4j2 jar suffix wrapped onto the next line: `~[flink-dist-1.17.2.jar:1.17.2]`.
+        if frame_complete(&text) && next < self.lines.len() && self.lines[next].kind == Kind::Other
+        {
+            let l = self.lines[next];
+            let b = self.body(&l).trim();
+            if (b.starts_with("~[") || b.starts_with('['))
+                && b.ends_with(']')
+                && (b.contains(".jar") || b.contains("?:"))
+            {
+                text.push(' ');
+                text.push_str(b);
+                end = l.end;
+                next += 1;
+            }
         }
         let span = self.span(line.body, end);
         if !text.contains('(') {

@@ -100,8 +100,12 @@ fn knowledge() -> &'static Knowledge {
 fn jar_version() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^flink-[A-Za-z0-9_.\-]*?-(\d+\.\d+\.\d+)(?:-SNAPSHOT)?\.jar(?::|$)")
-            .expect("valid regex")
+        // `flink-dist_2.11-1.13.2.jar:1.13.2` (version in the name) or
+        // `flink-rpc-akka_<uuid>.jar:1.14.0` (only the Implementation-Version after the colon).
+        Regex::new(
+            r"^flink-(?:[A-Za-z0-9_.\-]*?-(\d+\.\d+\.\d+)(?:-SNAPSHOT)?\.jar(?::|$)|[^:\]]*\.jar:(\d+\.\d+\.\d+)$)",
+        )
+        .expect("valid regex")
     })
 }
 
@@ -113,10 +117,8 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let exact = frames().find_map(|f| {
         let jar = f.jar.as_deref()?;
         let c = jar_version().captures(jar)?;
-        Some((
-            c[1].to_owned(),
-            jar.split(':').next().unwrap_or(jar).to_owned(),
-        ))
+        let v = c.get(1).or(c.get(2))?.as_str().to_owned();
+        Some((v, jar.split(':').next().unwrap_or(jar).to_owned()))
     });
     if let Some((v, jar)) = &exact {
         reasons.push(format!("{v}: the frames name the jar {jar}"));
