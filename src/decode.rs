@@ -107,10 +107,11 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(from: &'a Document) -> Self {
+    /// A builder over `from` that expects about `capacity` bytes of output.
+    fn new(from: &'a Document, capacity: usize) -> Self {
         Builder {
             from,
-            text: String::with_capacity(from.text.len()),
+            text: String::with_capacity(capacity),
             pieces: Vec::new(),
         }
     }
@@ -288,7 +289,7 @@ fn json_lines_log(doc: &Document) -> Option<Document> {
     if objects < 2 || picks.len() * 2 < objects {
         return None;
     }
-    let mut b = Builder::new(doc);
+    let mut b = Builder::new(doc, picks.iter().map(|&(v, e)| e - v + 1).sum());
     for &(v, e) in &picks {
         let one = json_unescape(doc, v, e);
         for piece in &one.pieces {
@@ -336,7 +337,7 @@ fn json_line_arrays(doc: &Document) -> Vec<Document> {
             .is_some_and(|r| r.trim_start().starts_with(']'));
         let group = &literals[k..=e];
         if opens && closes && group.iter().any(is_frame) {
-            let mut b = Builder::new(doc);
+            let mut b = Builder::new(doc, group.iter().map(|&(a, z)| z - a + 1).sum());
             for (n, &(start, end)) in group.iter().enumerate() {
                 if n > 0 {
                     // The `", "` between two literals becomes a line break.
@@ -404,7 +405,7 @@ fn repair_lines(doc: Document) -> Document {
     }
     let container = doc.container;
     let html = doc.html_unescaped;
-    let mut b = Builder::new(&doc);
+    let mut b = Builder::new(&doc, doc.text.len());
     let mut run = 0;
     let mut line_start = 0;
     while line_start <= t.len() {
@@ -599,7 +600,7 @@ fn json_string_documents(doc: &Document) -> Vec<Document> {
 }
 
 fn json_unescape(doc: &Document, start: usize, end: usize) -> Document {
-    let mut b = Builder::new(doc);
+    let mut b = Builder::new(doc, end - start);
     let text = &doc.text;
     let mut run = start;
     let mut i = start;
@@ -668,7 +669,7 @@ fn html_unescape(doc: Document) -> Document {
         return doc;
     }
     let container = doc.container;
-    let mut b = Builder::new(&doc);
+    let mut b = Builder::new(&doc, doc.text.len());
     let bytes = t.as_bytes();
     let mut run = 0;
     let mut i = 0;
@@ -725,8 +726,9 @@ fn html_tag_len(s: &str) -> Option<usize> {
     if !matches!(after, b'>' | b' ' | b'/') {
         return None;
     }
-    let close = s.find('>')?;
-    (close < 200).then_some(close + 1)
+    // Bounded: an unclosed `<pre` must not make every later `<` scan to the end.
+    let close = s.as_bytes().iter().take(200).position(|&b| b == b'>')?;
+    Some(close + 1)
 }
 
 fn contains_ignore_case(haystack: &str, needle: &str) -> bool {

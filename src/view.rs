@@ -222,6 +222,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
         roles
     };
     let order = t.search_order();
+    let depths = depths(t);
     let root = d.root_cause;
     let chain = order
         .iter()
@@ -240,7 +241,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                     Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
                     _ => None,
                 },
-                depth: depth(t, ti),
+                depth: depths[ti],
                 relation: match th.relation {
                     _ if ti == root => "root cause",
                     Relation::SuppressedBy(_) => "suppressed",
@@ -383,18 +384,16 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }
 
-/// How many `Suppressed:` levels hold throwable `i`.
-fn depth(t: &crate::model::Trace, mut i: usize) -> usize {
-    let mut d = 0;
-    for _ in 0..t.throwables.len() {
-        match t.throwables[i].relation {
-            Relation::SuppressedBy(p) => {
-                d += 1;
-                i = p;
-            }
-            Relation::CauseOf(p) => i = p,
-            Relation::Top => break,
-        }
+/// How many `Suppressed:` levels hold each throwable, in one pass (a parent always has a
+/// smaller index than its cause or suppressed throwable).
+fn depths(t: &crate::model::Trace) -> Vec<usize> {
+    let mut d = vec![0; t.throwables.len()];
+    for i in 0..t.throwables.len() {
+        d[i] = match t.throwables[i].relation {
+            Relation::SuppressedBy(p) if p < i => d[p] + 1,
+            Relation::CauseOf(p) if p < i => d[p],
+            _ => 0,
+        };
     }
     d
 }
