@@ -586,9 +586,11 @@ fn json_string_documents(doc: &Document) -> Vec<Document> {
         }
         let close = j.min(bytes.len());
         let raw = &doc.text[open + 1..close];
-        if has_escape_n
-            && (raw.contains("\\tat ") || raw.contains("\\nat ") || raw.contains("\\n    at "))
-        {
+        // A multi-line string with a frame, or a thread of Flink's REST thread dump
+        // (`"\"name\" Id=4 RUNNABLE\n\n"`, even with no frame).
+        let thread = raw.starts_with("\\\"") && raw.contains("\\\" Id=");
+        let frames = raw.contains("\\tat ") || raw.contains("\\nat ") || raw.contains("\\n    at ");
+        if has_escape_n && (frames || thread) {
             out.push(json_unescape(doc, open + 1, close));
         }
         i = (close + 1).min(bytes.len());

@@ -163,18 +163,15 @@ fn kind_of(body: &str) -> Kind {
         Kind::WrappedBy
     } else if let Some(n) = omitted_count(body) {
         Kind::Omitted(n)
-    } else if body.starts_with("- ")
-        && [
-            "- locked <",
-            "- waiting on <",
-            "- waiting to lock <",
-            "- parking to wait for",
-            "- eliminated <",
-            "- waiting to re-lock",
-        ]
-        .iter()
-        .any(|p| body.starts_with(p))
+    } else if body == "..."
+        || body.strip_prefix("- ").is_some_and(|r| {
+            ["locked", "waiting", "blocked", "parking", "eliminated"]
+                .iter()
+                .any(|p| r.trim_start().starts_with(p))
+        })
     {
+        // jstack (`- locked <0x…> (a …)`), ThreadInfo (`-  blocked on X@1f3c`), or a stack
+        // cut at its maximum depth (`...`).
         Kind::LockInfo
     } else {
         Kind::Other
@@ -377,6 +374,17 @@ fn parse_frame_text(text: &str) -> (String, String, Location, Option<String>, Op
 
 fn parse_location(loc: &str) -> Location {
     let loc = loc.trim();
+    // jstack puts the module inside the parentheses: `(java.base@17.0.7/Thread.java:833)`.
+    let loc = match loc.rsplit_once('/') {
+        Some((module, rest))
+            if module.contains('@')
+                || module.starts_with("java.")
+                || module.starts_with("jdk.") =>
+        {
+            rest
+        }
+        _ => loc,
+    };
     match loc {
         "Native Method" => Location::Native,
         "Unknown Source" | "" => Location::Unknown,
@@ -415,6 +423,23 @@ fn strip_module(qualified: &str) -> (Option<&str>, &str) {
         rest = &rest[slash + 1..];
     }
     (module, rest)
+}
+
+/// A thread header: `"name" #12 [daemon] prio=5 … tid=0x… nid=0x… state` (jstack) or
+/// `"name" Id=12 STATE …` (`ThreadInfo.toString`, Flink's REST thread dump).
+fn is_thread_header(body: &str) -> bool {
+    let Some(rest) = body.strip_prefix('"') else {
+        return false;
+    };
+    let Some(close) = rest.find('"') else {
+        return false;
+    };
+    let after = &rest[close + 1..];
+    after.starts_with(" #")
+        || after.starts_with(" Id=")
+        || after.contains(" tid=")
+        || after.contains(" nid=")
+        || after.contains(" prio=")
 }
 
 /// What heads a run of frames.
@@ -504,6 +529,14 @@ impl<'a> DocParser<'a> {
                     line: i,
                     at: self.after_label(&line),
                 }),
+                Kind::Other if is_thread_header(self.body(&line)) => {
+                    let state = self
+                        .lines
+                        .get(i + 1)
+                        .filter(|n| self.body(n).starts_with("java.lang.Thread.State:"))
+                        .map(|_| i + 1);
+                    Some(Start::Thread { line: i, state })
+                }
                 Kind::Other => {
                     self.note_other(i);
                     None
@@ -533,9 +566,9 @@ impl<'a> DocParser<'a> {
     fn note_other(&mut self, i: usize) {
         let line = self.lines[i];
         let body = self.body(&line);
-        if body.starts_with("Found one Java-level deadlock")
-            || (body.starts_with("Found ") && body.contains("deadlock"))
-        {
+        // `Found one Java-level deadlock:` / `Found 2 Java-level deadlocks:` (not the closing
+        // `Found 1 deadlock.` summary of the same report).
+        if body.starts_with("Found ") && body.contains("Java-level deadlock") {
             let span = self.span(line.body, line.end);
             self.out.deadlocks.push(span);
         } else if body.starts_with("Traceback (most recent call last):") {
@@ -713,6 +746,17 @@ impl<'a> DocParser<'a> {
         if wrapped {
             throwables = top_first(throwables);
         }
+        if let Some(th) = &thread {
+            // jstack's deadlock section repeats the stacks of threads already listed.
+            let seen = self
+                .out
+                .traces
+                .iter()
+                .any(|t| t.thread.as_ref().is_some_and(|o| o.name == th.name));
+            if seen {
+                return last_line + 1;
+            }
+        }
         self.expand_omitted(&mut throwables);
         let start = throwables[0].header_span.start;
         let end_line = self.lines[last_line];
@@ -743,18 +787,27 @@ impl<'a> DocParser<'a> {
                 )
             }
             None => {
-                // Without a state line (the deadlock section), the header may say it.
-                let rest = &body[close..];
-                [
-                    "runnable",
-                    "waiting on condition",
-                    "waiting for monitor entry",
-                    "in Object.wait()",
-                    "sleeping",
-                ]
-                .iter()
-                .find(|s| rest.contains(*s))
-                .map(|s| s.to_string())
+                let rest = &body[(close + 1).min(body.len())..];
+                // `java.lang.management.ThreadInfo` (Flink's REST thread dump): `Id=2 RUNNABLE`.
+                let after_id = rest
+                    .trim_start()
+                    .strip_prefix("Id=")
+                    .and_then(|r| r.split_once(' '))
+                    .map(|(_, r)| r.trim());
+                match after_id {
+                    Some(r) if !r.is_empty() => Some(r.to_owned()),
+                    // jstack without a state line: the header may say it.
+                    _ => [
+                        "runnable",
+                        "waiting on condition",
+                        "waiting for monitor entry",
+                        "in Object.wait()",
+                        "sleeping",
+                    ]
+                    .iter()
+                    .find(|s| rest.contains(*s))
+                    .map(|s| s.to_string()),
+                }
             }
         };
         let span = self.span(l.body, l.end);
