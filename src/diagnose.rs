@@ -42,14 +42,39 @@ pub struct Diagnosis {
     pub deadlocks: Vec<crate::span::Span>,
 }
 
+/// Where a diagnosis stands, for progress reports on long inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The parser is reading the text (no finer progress is known).
+    Reading,
+    /// `done` of `total` traces are matched against the rules.
+    Matching {
+        /// Traces handled so far.
+        done: usize,
+        /// Traces the parser found (before identical ones are merged).
+        total: usize,
+    },
+    /// Building what is shown (called by the page after this module is done).
+    Building,
+}
+
 /// Parses `input` and diagnoses each distinct trace. Never fails.
 pub fn diagnose(input: &str) -> Diagnosis {
+    diagnose_with_progress(input, &mut |_| {})
+}
+
+/// [`diagnose`], calling `progress` before the parser runs, before each trace is matched
+/// (`done` counts the traces handled), and once all are.
+pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> Diagnosis {
+    progress(Stage::Reading);
     let parsed = parse::parse(input);
     let rules = rules::catalogue();
+    let total = parsed.traces.len();
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
     // Identical traces are merged: candidates are found by a hash of what `same_trace` compares.
     let mut by_signature: HashMap<u64, Vec<usize>> = HashMap::new();
-    for trace in parsed.traces {
+    for (done, trace) in parsed.traces.into_iter().enumerate() {
+        progress(Stage::Matching { done, total });
         let sig = signature(&trace);
         let candidates = by_signature.entry(sig).or_default();
         if let Some(&k) = candidates
@@ -73,6 +98,7 @@ pub fn diagnose(input: &str) -> Diagnosis {
             findings,
         });
     }
+    progress(Stage::Matching { done: total, total });
     // Traces pasted together come from one deployment: a version that one trace's jars name
     // applies to the others that reveal none.
     if let Some((v, jar_reason)) = traces.iter().find_map(|d| {

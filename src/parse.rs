@@ -888,7 +888,6 @@ impl<'a> DocParser<'a> {
             j = h + 1;
         }
         let mut message = message.filter(|m| !m.is_empty());
-        let mut class = class;
         let mut printed_as = None;
         if class == SERIALIZED_THROWABLE {
             // Flink ships remote exceptions as SerializedThrowable; loggers that print the class

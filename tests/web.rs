@@ -59,3 +59,119 @@ async fn the_app_mounts_and_the_example_button_diagnoses() {
 async fn sleep(ms: u32) {
     gloo_timers::future::TimeoutFuture::new(ms).await;
 }
+
+/// The shared cases, and a generated input of many traces (distinct ones and repeats).
+fn inputs() -> Vec<String> {
+    let mut v: Vec<String> = [
+        include_str!("cases/seed.txt"),
+        include_str!("cases/seed-crlf.txt"),
+        include_str!("cases/seed-html.txt"),
+        include_str!("cases/seed-log4j.txt"),
+        include_str!("cases/seed-quoted.txt"),
+        include_str!("cases/seed-rest.json"),
+        include_str!("cases/lookalike-broadcast.txt"),
+        include_str!("cases/lookalike-chaining.txt"),
+        include_str!("cases/negative-spark-kryo.txt"),
+        include_str!("cases/negative-user-cme.txt"),
+        "not a stack trace",
+        "",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut many = String::new();
+    for i in 0..300 {
+        many.push_str(&format!(
+            "java.lang.IllegalStateException: job {i} failed\n\tat com.acme.Job{i}.run(Job{i}.java:{})\n\tat org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)\nCaused by: java.io.IOException: disk {}\n\tat com.acme.Io.write(Io.java:{i})\n\t... 1 more\n",
+            i % 7 + 1,
+            i % 3
+        ));
+        if i % 10 == 0 {
+            many.push_str(trace_doctor::FLAGSHIP_EXAMPLE);
+            many.push('\n');
+        }
+    }
+    v.push(many);
+    v
+}
+
+#[wasm_bindgen_test]
+fn the_worker_pipeline_gives_exactly_what_diagnose_gives() {
+    use trace_doctor::app::progress::{diagnose_with_progress, Stage};
+    for input in inputs() {
+        let mut stages = Vec::new();
+        let d = diagnose_with_progress(&input, &mut |s| stages.push(s));
+        assert_eq!(
+            serde_json::to_string(&d).unwrap(),
+            serde_json::to_string(&trace_doctor::diagnose(&input)).unwrap(),
+            "app::progress differs from diagnose.rs on {:?}…",
+            &input[..input.len().min(60)]
+        );
+        // Reading first, then every trace counted in order, ending at total of total.
+        assert_eq!(stages.first(), Some(&Stage::Reading));
+        let counts: Vec<(usize, usize)> = stages[1..]
+            .iter()
+            .map(|s| match *s {
+                Stage::Matching { done, total } => (done, total),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        let total = counts.last().unwrap().1;
+        assert_eq!(counts.len(), total + 1);
+        assert!(counts.iter().enumerate().all(|(i, &c)| c == (i, total)));
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_page_model_survives_the_trip_from_the_worker() {
+    use trace_doctor::app::wire;
+    for input in inputs() {
+        let model = trace_doctor::view::build(&input, &trace_doctor::diagnose(&input));
+        let bytes = wire::encode(&model);
+        assert_eq!(wire::decode(&bytes).as_ref(), Some(&model));
+        // Cut short or padded, it is refused rather than misread.
+        if !bytes.is_empty() {
+            assert_eq!(wire::decode(&bytes[..bytes.len() - 1]), None);
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(wire::decode(&longer), None);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_big_input_is_diagnosed_even_where_no_worker_can_start() {
+    // The test runner serves no worker.js: the worker fails to start, and the page falls back to
+    // diagnosing on the main thread.
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<trace_doctor::app::App>::with_root(root.clone()).render();
+    sleep(50).await;
+    let area: web_sys::HtmlTextAreaElement = {
+        use wasm_bindgen::JsCast;
+        root.query_selector("#trace-input")
+            .unwrap()
+            .unwrap()
+            .dyn_into()
+            .unwrap()
+    };
+    let unit = format!("{}\n", trace_doctor::FLAGSHIP_EXAMPLE);
+    let text = unit.repeat(trace_doctor::app::WORKER_MIN_BYTES / unit.len() + 2);
+    area.set_value(&text);
+    area.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    let status = root.query_selector("#status").unwrap().unwrap();
+    for _ in 0..500 {
+        sleep(20).await;
+        if status.get_attribute("data-state").as_deref() == Some("done") {
+            break;
+        }
+    }
+    assert_eq!(status.get_attribute("data-state").as_deref(), Some("done"));
+    assert!(root
+        .query_selector(".finding[data-rule=\"async-wait-inflight-cme\"]")
+        .unwrap()
+        .is_some());
+    root.remove();
+}

@@ -4,8 +4,11 @@
 mod chain;
 mod finding;
 mod input;
+pub mod progress;
 mod state;
 mod trace;
+pub mod wire;
+pub mod worker;
 
 use gloo::timers::callback::Timeout;
 use state::{Action, State, Status};
@@ -17,6 +20,10 @@ use yew::prelude::*;
 fn now_ms() -> Option<f64> {
     Some(web_sys::window()?.performance()?.now())
 }
+
+/// Inputs at least this big (bytes) are diagnosed in the worker; smaller ones on the main thread,
+/// where they take a few milliseconds (less than a round trip to the worker).
+pub const WORKER_MIN_BYTES: usize = 200_000;
 
 /// How long to wait after the last keystroke before diagnosing, by input size (ms).
 fn debounce_ms(bytes: usize) -> u32 {
@@ -35,6 +42,8 @@ fn publish_timings(t: state::Timings) {
     let obj = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&obj, &"diagnose_ms".into(), &t.diagnose_ms.into());
     let _ = js_sys::Reflect::set(&obj, &"bytes".into(), &(t.bytes as f64).into());
+    let _ = js_sys::Reflect::set(&obj, &"worker".into(), &t.worker.into());
+    let _ = js_sys::Reflect::set(&obj, &"wall_ms".into(), &t.wall_ms.into());
     let _ = js_sys::Reflect::set(&window, &"__traceDoctorTimings".into(), &obj);
 }
 
@@ -76,13 +85,26 @@ pub fn app() -> Html {
     // The pending debounce timer; replacing it cancels the previous one.
     let timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
 
+    // The diagnosis worker, started on the first big input.
+    let client = {
+        let dispatcher = state.dispatcher();
+        use_memo((), move |_| worker::Client::new(dispatcher))
+    };
+
     let schedule = {
         let state = state.clone();
         let timer = timer.clone();
-        Callback::from(move |(generation, delay): (u64, u32)| {
+        let client = client.clone();
+        Callback::from(move |(generation, delay, text): (u64, u32, Rc<str>)| {
             let dispatcher = state.dispatcher();
+            let client = client.clone();
             let t = Timeout::new(delay, move || {
                 dispatcher.dispatch(Action::Working(generation));
+                if text.len() >= WORKER_MIN_BYTES {
+                    if let worker::Submitted::Worker = client.submit(generation, &text) {
+                        return;
+                    }
+                }
                 // Give the browser a frame to paint "working" before the work starts.
                 let d2 = dispatcher.clone();
                 Timeout::new(16, move || {
@@ -103,8 +125,15 @@ pub fn app() -> Html {
         Callback::from(move |(text, immediate): (String, bool)| {
             let bytes = text.len();
             let generation = state.generation + 1;
-            state.dispatch(Action::Input(Rc::from(text)));
-            schedule.emit((generation, if immediate { 0 } else { debounce_ms(bytes) }));
+            let text: Rc<str> = Rc::from(text);
+            // A busy worker holds an older input: stop it; start one early for a big input.
+            client.new_input(bytes >= WORKER_MIN_BYTES);
+            state.dispatch(Action::Input(text.clone()));
+            schedule.emit((
+                generation,
+                if immediate { 0 } else { debounce_ms(bytes) },
+                text,
+            ));
         })
     };
 
@@ -131,7 +160,11 @@ pub fn app() -> Html {
     let status_text = match state.status {
         Status::Idle => "Paste a stack trace, or try the example.".to_owned(),
         Status::Pending => "Reading…".to_owned(),
-        Status::Working => format!("Diagnosing {} KB…", state.input.len().div_ceil(1024)),
+        Status::Working => working_text(state.input.len(), state.progress),
+        Status::Error => format!(
+            "Could not diagnose this text: {}.",
+            state.error.as_deref().unwrap_or("unknown error")
+        ),
         Status::Done => match &state.model {
             Some(m) if m.traces.is_empty() => "No stack trace found.".to_owned(),
             Some(m) => {
@@ -165,7 +198,8 @@ pub fn app() -> Html {
         <main class="layout">
             <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} />
             <section class="result" aria-label="Diagnosis">
-                <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite">{ status_text }</p>
+                <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
+                    aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
                 { result_view(&state) }
             </section>
         </main>
@@ -173,6 +207,27 @@ pub fn app() -> Html {
             <p>{"Trace Doctor parses the text in this page with WebAssembly. Diagnoses cite Flink's docs and JIRA; check them against your version."}</p>
         </footer>
         </>
+    }
+}
+
+/// "Diagnosing 10.2 MB… 40%": the size, then what the worker reported (stages it cannot measure
+/// are named, not given a made-up percentage).
+fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
+    let size = if bytes >= 1_000_000 {
+        format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    } else {
+        format!("{} KB", bytes.div_ceil(1000))
+    };
+    match progress {
+        None => format!("Diagnosing {size}…"),
+        Some(progress::Stage::Reading) => format!("Diagnosing {size}… reading the traces"),
+        Some(progress::Stage::Matching { done, total }) => format!(
+            "Diagnosing {size}… {}% — matching rules: {done} of {total} traces",
+            (done * 100).checked_div(total).unwrap_or(100)
+        ),
+        Some(progress::Stage::Building) => {
+            format!("Diagnosing {size}… 100% — preparing the result")
+        }
     }
 }
 

@@ -1,6 +1,9 @@
 //! The page state: plain data, an action enum and a reducer (the habit of Yew's
-//! `function_todomvc` example). Diagnosing is pure: [`crate::diagnose`] then [`crate::view::build`].
+//! `function_todomvc` example). Diagnosing is pure: [`crate::diagnose`] then [`crate::view::build`],
+//! on the main thread for small inputs ([`Action::Diagnose`]) or in the worker for big ones
+//! ([`Action::Progress`], then [`Action::Finished`]).
 
+use super::progress::Stage;
 use crate::view::{self, PageModel};
 use std::rc::Rc;
 use yew::Reducible;
@@ -16,6 +19,8 @@ pub enum Status {
     Working,
     /// The result matches the text.
     Done,
+    /// The diagnosis failed (the worker crashed); the message says why.
+    Error,
 }
 
 impl Status {
@@ -26,6 +31,7 @@ impl Status {
             Status::Pending => "pending",
             Status::Working => "working",
             Status::Done => "done",
+            Status::Error => "error",
         }
     }
 }
@@ -37,6 +43,11 @@ pub struct Timings {
     pub diagnose_ms: f64,
     /// Input size in bytes.
     pub bytes: usize,
+    /// True when the worker diagnosed it (off the main thread).
+    pub worker: bool,
+    /// From handing the text over to having the result (the worker's time, plus starting it,
+    /// sending the text and the result); equals `diagnose_ms` on the main thread.
+    pub wall_ms: f64,
 }
 
 /// The page state.
@@ -52,6 +63,10 @@ pub struct State {
     pub model: Option<Rc<PageModel>>,
     /// Timing of the last diagnosis.
     pub timings: Timings,
+    /// How far the worker got with `input` (while `status` is `Working`).
+    pub progress: Option<Stage>,
+    /// Why the diagnosis failed (when `status` is `Error`).
+    pub error: Option<String>,
 }
 
 impl Default for State {
@@ -62,6 +77,8 @@ impl Default for State {
             status: Status::Idle,
             model: None,
             timings: Timings::default(),
+            progress: None,
+            error: None,
         }
     }
 }
@@ -78,6 +95,31 @@ pub enum Action {
         generation: u64,
         /// Clock in milliseconds (`performance.now()`), for timing; `None` when unavailable.
         now: fn() -> Option<f64>,
+    },
+    /// The worker reports how far it got.
+    Progress {
+        /// Generation the worker is diagnosing.
+        generation: u64,
+        /// Where it is.
+        stage: Stage,
+    },
+    /// The worker's result.
+    Finished {
+        /// Generation it was diagnosed for.
+        generation: u64,
+        /// The page model.
+        model: Rc<PageModel>,
+        /// Time the worker spent, milliseconds.
+        diagnose_ms: f64,
+        /// Time from handing the text to the worker until the result arrived, milliseconds.
+        wall_ms: f64,
+    },
+    /// The worker failed on this generation.
+    Failed {
+        /// Generation it failed on.
+        generation: u64,
+        /// Why.
+        message: String,
     },
 }
 
@@ -96,6 +138,8 @@ impl Reducible for State {
                 generation: self.generation + 1,
                 input: text,
                 timings: self.timings,
+                progress: None,
+                error: None,
             }),
             Action::Working(generation)
                 if generation == self.generation && self.status == Status::Pending =>
@@ -121,7 +165,48 @@ impl Reducible for State {
                     timings: Timings {
                         diagnose_ms,
                         bytes: self.input.len(),
+                        worker: false,
+                        wall_ms: diagnose_ms,
                     },
+                    progress: None,
+                    ..(*self).clone()
+                })
+            }
+            Action::Progress { generation, stage }
+                if generation == self.generation && self.status == Status::Working =>
+            {
+                Rc::new(State {
+                    progress: Some(stage),
+                    ..(*self).clone()
+                })
+            }
+            Action::Finished {
+                generation,
+                model,
+                diagnose_ms,
+                wall_ms,
+            } if generation == self.generation && self.status == Status::Working => {
+                Rc::new(State {
+                    status: Status::Done,
+                    model: Some(model),
+                    timings: Timings {
+                        diagnose_ms,
+                        bytes: self.input.len(),
+                        worker: true,
+                        wall_ms,
+                    },
+                    progress: None,
+                    ..(*self).clone()
+                })
+            }
+            Action::Failed {
+                generation,
+                message,
+            } if generation == self.generation && self.status == Status::Working => {
+                Rc::new(State {
+                    status: Status::Error,
+                    progress: None,
+                    error: Some(message),
                     ..(*self).clone()
                 })
             }

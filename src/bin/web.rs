@@ -1,5 +1,10 @@
-//! Entry point of the page (built by Trunk for wasm32 with the `web` feature).
+//! Entry point of the page (built by Trunk for wasm32 with the `web` feature). The same module
+//! also runs in the diagnosis worker (`src/app/worker.rs`): there is no `window` there.
 
 fn main() {
-    yew::Renderer::<trace_doctor::app::App>::new().render();
+    if web_sys::window().is_some() {
+        yew::Renderer::<trace_doctor::app::App>::new().render();
+    } else {
+        trace_doctor::app::worker::run_in_worker();
+    }
 }

@@ -1,0 +1,383 @@
+//! Diagnosing big inputs off the main thread, in a web worker that runs this same wasm module.
+//!
+//! The page sends the worker its own compiled `WebAssembly.Module` (so nothing is downloaded or
+//! compiled twice) and the URL of the wasm-bindgen glue; `worker.js` imports the glue and
+//! instantiates the module, whose start function (`main` in `src/bin/web.rs`) sees no `window`
+//! and calls [`run_in_worker`]. Messages are small arrays:
+//!
+//! - page → worker: `[glue_url, module]` once (read by `worker.js`), then `[generation, text]`;
+//! - worker → page: `[0]` ready, `[1, generation, stage, done, total]` progress,
+//!   `[2, generation, model_bytes, diagnose_ms]` result (the bytes of [`super::wire`], transferred),
+//!   `[3, reason]` when `worker.js` could not load the module.
+//!
+//! A worker diagnoses one input at a time and cannot be interrupted, so a newer input terminates
+//! a busy worker and starts a fresh one; results of older generations are dropped by the reducer.
+
+use super::progress::{self, Stage};
+use super::state::{Action, State};
+use super::wire;
+use gloo::timers::callback::Timeout;
+use js_sys::{Array, Uint8Array};
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    DedicatedWorkerGlobalScope, ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType,
+};
+use yew::UseReducerDispatcher;
+
+const READY: u32 = 0;
+const PROGRESS: u32 = 1;
+const RESULT: u32 = 2;
+/// Sent by `worker.js` when it cannot load the module.
+const FAILED: u32 = 3;
+
+/// Progress messages are sent at most this often (ms), plus one per stage change.
+const PROGRESS_EVERY_MS: f64 = 200.0;
+
+/// A worker that has not said it is ready after this long (ms) is given up on.
+const START_TIMEOUT_MS: u32 = 15_000;
+
+#[wasm_bindgen]
+extern "C" {
+    /// URL of the wasm-bindgen glue module (`import.meta.url` inside it).
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+    static GLUE_URL: String;
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+fn num(v: &JsValue) -> f64 {
+    v.as_f64().unwrap_or(-1.0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// the worker side
+
+/// Entry point inside the worker: answers diagnosis requests until the page terminates it.
+pub fn run_in_worker() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply = scope.clone();
+    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let data: Array = e.data().unchecked_into();
+        let generation = num(&data.get(0));
+        if let Some(text) = data.get(1).as_string() {
+            diagnose_and_reply(&reply, generation, &text);
+        }
+    });
+    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    onmessage.forget();
+    // Compile the rule catalogue before saying "ready" (~50-100 ms), so the first input does not
+    // pay for it.
+    let _ = crate::diagnose(crate::FLAGSHIP_EXAMPLE);
+    let _ = scope.post_message(&Array::of1(&READY.into()));
+}
+
+fn diagnose_and_reply(scope: &DedicatedWorkerGlobalScope, generation: f64, text: &str) {
+    let start = now_ms();
+    let mut last: Option<(u32, f64)> = None;
+    let mut report = |stage: Stage| {
+        let (kind, done, total) = progress::to_parts(stage);
+        let t = now_ms();
+        let due = match last {
+            Some((k, at)) => {
+                k != kind || t - at >= PROGRESS_EVERY_MS || (total > 0 && done == total)
+            }
+            None => true,
+        };
+        if due {
+            last = Some((kind, t));
+            let msg = Array::of5(
+                &PROGRESS.into(),
+                &generation.into(),
+                &kind.into(),
+                &(done as f64).into(),
+                &(total as f64).into(),
+            );
+            let _ = scope.post_message(&msg);
+        }
+    };
+    let diagnosis = progress::diagnose_with_progress(text, &mut report);
+    report(Stage::Building);
+    let model = crate::view::build(text, &diagnosis);
+    drop(diagnosis);
+    let bytes = wire::encode(&model);
+    let array = Uint8Array::from(&bytes[..]);
+    let msg = Array::of4(
+        &RESULT.into(),
+        &generation.into(),
+        &array,
+        &(now_ms() - start).into(),
+    );
+    let _ = scope.post_message_with_transfer(&msg, &Array::of1(&array.buffer()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// the page side
+
+/// The page's handle on the diagnosis worker (cheap to clone).
+#[derive(Clone)]
+pub struct Client(Rc<RefCell<Inner>>);
+
+struct Inner {
+    dispatcher: UseReducerDispatcher<State>,
+    live: Option<Live>,
+    /// Workers could not start here (no module workers, a blocked script…): use the main thread.
+    unavailable: bool,
+    /// Workers let go of, kept until no handler of theirs can be running.
+    retired: Vec<Live>,
+    /// Number of workers started (each [`Live`] knows its own, so late events of an old worker
+    /// are not taken for the current one's).
+    started: u64,
+}
+
+struct Live {
+    id: u64,
+    worker: Worker,
+    ready: bool,
+    /// The generation being diagnosed.
+    busy: Option<u64>,
+    /// Sent once the worker is ready.
+    queued: Option<(u64, JsValue)>,
+    /// When the page handed over the current (or queued) input, `Date.now()` ms.
+    submitted_at: f64,
+    _onmessage: Closure<dyn FnMut(MessageEvent)>,
+    _onerror: Closure<dyn FnMut(Event)>,
+    _start_timeout: Option<Timeout>,
+}
+
+impl Live {
+    fn send(&mut self, generation: u64, text: JsValue) {
+        let msg = Array::of2(&(generation as f64).into(), &text);
+        match self.worker.post_message(&msg) {
+            Ok(()) => self.busy = Some(generation),
+            Err(_) => self.busy = None,
+        }
+    }
+
+    fn stop(&self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// What the page should do with an input it hands over.
+pub enum Submitted {
+    /// The worker has it (or will, once started).
+    Worker,
+    /// No worker here: diagnose on the main thread.
+    MainThread,
+}
+
+impl Client {
+    /// A client that reports to the page's reducer. Starts nothing yet.
+    pub fn new(dispatcher: UseReducerDispatcher<State>) -> Client {
+        Client(Rc::new(RefCell::new(Inner {
+            dispatcher,
+            live: None,
+            unavailable: false,
+            retired: Vec::new(),
+            started: 0,
+        })))
+    }
+
+    /// Drops a worker that is busy with an older input (it cannot be interrupted) and, when
+    /// `warm`, makes sure a worker is starting, so it is ready when the debounce ends.
+    pub fn new_input(&self, warm: bool) {
+        let mut inner = self.0.borrow_mut();
+        inner.retired.clear();
+        if inner.live.as_ref().is_some_and(|l| l.busy.is_some()) {
+            if let Some(old) = inner.live.take() {
+                old.stop();
+                inner.retired.push(old);
+            }
+        }
+        if let Some(live) = inner.live.as_mut() {
+            live.queued = None;
+        }
+        if warm && inner.live.is_none() && !inner.unavailable {
+            inner.live = spawn(&self.0, &mut inner);
+            if inner.live.is_none() {
+                inner.unavailable = true;
+            }
+        }
+    }
+
+    /// Diagnoses `text` (of `generation`) in the worker.
+    pub fn submit(&self, generation: u64, text: &str) -> Submitted {
+        let mut inner = self.0.borrow_mut();
+        if inner.unavailable {
+            return Submitted::MainThread;
+        }
+        if inner.live.as_ref().is_some_and(|l| l.busy.is_some()) {
+            if let Some(old) = inner.live.take() {
+                old.stop();
+                inner.retired.push(old);
+            }
+        }
+        if inner.live.is_none() {
+            inner.live = spawn(&self.0, &mut inner);
+        }
+        let Some(live) = inner.live.as_mut() else {
+            inner.unavailable = true;
+            return Submitted::MainThread;
+        };
+        let text = JsValue::from_str(text);
+        live.submitted_at = now_ms();
+        if live.ready {
+            live.send(generation, text);
+        } else {
+            live.queued = Some((generation, text));
+        }
+        Submitted::Worker
+    }
+}
+
+/// Starts a worker on this page's own module; `None` when the browser refuses.
+fn spawn(rc: &Rc<RefCell<Inner>>, inner: &mut Inner) -> Option<Live> {
+    inner.started += 1;
+    let id = inner.started;
+    let glue = GLUE_URL.with(String::clone);
+    let base = &glue[..glue.rfind('/').map_or(0, |i| i + 1)];
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(&format!("{base}worker.js"), &options).ok()?;
+    let weak = Rc::downgrade(rc);
+    let onmessage = {
+        let weak = weak.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| on_message(&weak, id, e))
+    };
+    let onerror = {
+        let weak = weak.clone();
+        Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            e.prevent_default();
+            // A script that cannot load fires a plain Event; a thrown error, an ErrorEvent.
+            let why = e.dyn_ref::<ErrorEvent>().map_or_else(
+                || "the worker script did not load".to_owned(),
+                |e| e.message(),
+            );
+            on_failure(&weak, id, &why);
+        })
+    };
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    let start_timeout = Timeout::new(START_TIMEOUT_MS, move || {
+        let starting = weak.upgrade().is_some_and(|rc| {
+            rc.borrow()
+                .live
+                .as_ref()
+                .is_some_and(|l| l.id == id && !l.ready)
+        });
+        if starting {
+            on_failure(&weak, id, "the diagnosis worker did not start");
+        }
+    });
+    let init = Array::of2(&JsValue::from_str(&glue), &wasm_bindgen::module());
+    worker.post_message(&init).ok()?;
+    Some(Live {
+        id,
+        worker,
+        ready: false,
+        busy: None,
+        queued: None,
+        submitted_at: 0.0,
+        _onmessage: onmessage,
+        _onerror: onerror,
+        _start_timeout: Some(start_timeout),
+    })
+}
+
+fn on_message(weak: &Weak<RefCell<Inner>>, id: u64, e: MessageEvent) {
+    let Some(rc) = weak.upgrade() else { return };
+    let data: Array = e.data().unchecked_into();
+    let kind = num(&data.get(0)) as u32;
+    let generation = num(&data.get(1)) as u64;
+    if kind == FAILED {
+        on_failure(weak, id, &data.get(1).as_string().unwrap_or_default());
+        return;
+    }
+    let action = {
+        let mut inner = rc.borrow_mut();
+        let Some(live) = inner.live.as_mut().filter(|l| l.id == id) else {
+            return;
+        };
+        match kind {
+            READY => {
+                live.ready = true;
+                live._start_timeout = None;
+                if let Some((generation, text)) = live.queued.take() {
+                    live.send(generation, text);
+                }
+                None
+            }
+            PROGRESS => progress::from_parts(
+                num(&data.get(2)) as u32,
+                num(&data.get(3)) as usize,
+                num(&data.get(4)) as usize,
+            )
+            .map(|stage| Action::Progress { generation, stage }),
+            RESULT => {
+                if live.busy == Some(generation) {
+                    live.busy = None;
+                }
+                let bytes: Uint8Array = data.get(2).unchecked_into();
+                let diagnose_ms = num(&data.get(3));
+                Some(match wire::decode(&bytes.to_vec()) {
+                    Some(model) => Action::Finished {
+                        generation,
+                        model: Rc::new(model),
+                        diagnose_ms,
+                        wall_ms: now_ms() - live.submitted_at,
+                    },
+                    None => Action::Failed {
+                        generation,
+                        message: "the diagnosis worker sent an unreadable result".into(),
+                    },
+                })
+            }
+            _ => None,
+        }
+    };
+    // Dispatch after the borrow ends: the reducer and the render may call back into the client.
+    if let Some(action) = action {
+        let dispatcher = rc.borrow().dispatcher.clone();
+        dispatcher.dispatch(action);
+    }
+}
+
+/// The worker failed: before it was ready (it cannot start here: fall back to the main thread
+/// for good) or while diagnosing (report the failure for that input).
+fn on_failure(weak: &Weak<RefCell<Inner>>, id: u64, message: &str) {
+    let Some(rc) = weak.upgrade() else { return };
+    let action = {
+        let mut inner = rc.borrow_mut();
+        let Some(live) = inner.live.take_if(|l| l.id == id) else {
+            return;
+        };
+        live.stop();
+        let action = if live.ready {
+            live.busy.map(|generation| Action::Failed {
+                generation,
+                message: format!("the diagnosis failed ({message})"),
+            })
+        } else {
+            inner.unavailable = true;
+            live.queued
+                .as_ref()
+                .map(|(generation, _)| Action::Diagnose {
+                    generation: *generation,
+                    now: super::now_ms,
+                })
+        };
+        inner.retired.push(live);
+        action
+    };
+    if let Some(action) = action {
+        let dispatcher = rc.borrow().dispatcher.clone();
+        dispatcher.dispatch(action);
+    }
+}
