@@ -481,7 +481,11 @@ fn repair_lines(doc: Document) -> Document {
                 }
                 // Newlines dropped with nothing in their place: `…(Thread.java:829)Caused by: …`,
                 // `... 1 moreCaused by: …`, `…(A.java:1)at b.C.d(…`.
-                if collapsed && i > 0 && !matches!(lb[i - 1], b' ' | b'\t') {
+                if collapsed
+                    && i > 0
+                    && line.is_char_boundary(i)
+                    && !matches!(lb[i - 1], b' ' | b'\t')
+                {
                     let rest = &line[i..];
                     let glued = rest.starts_with("Caused by: ")
                         || rest.starts_with("Suppressed: ")

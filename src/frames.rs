@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// Who a frame's code belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FrameGroup {
     /// The JDK (`java.`, `javax.`, `jdk.`, `sun.`, `com.sun.`).

@@ -14,7 +14,7 @@ pub const MIN_FOLD: usize = 3;
 pub const MAX_TRACES_SHOWN: usize = 20;
 
 /// The whole result area.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageModel {
     /// Traces to show, in input order.
     pub traces: Vec<TraceView>,
@@ -30,10 +30,32 @@ pub struct PageModel {
     pub diagnosed_traces: usize,
     /// 1-based lines where jstack reports a Java-level deadlock.
     pub deadlocks: Vec<usize>,
+    /// One row per distinct trace (at most [`MAX_INDEX_ROWS`]), in order of interest.
+    pub index: Vec<TraceRow>,
+}
+
+/// How many rows the list of traces holds at most.
+pub const MAX_INDEX_ROWS: usize = 2000;
+
+/// A line of the list of traces.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TraceRow {
+    /// Input-order number (the card's DOM id is `t{number}`).
+    pub number: usize,
+    /// The root cause's class, or `thread "name"` for a thread.
+    pub what: String,
+    /// Times it appears.
+    pub occurrences: usize,
+    /// The most specific finding's title, if any.
+    pub diagnosis: Option<String>,
+    /// First 1-based input line.
+    pub line: usize,
+    /// Whether its card is on the page.
+    pub shown: bool,
 }
 
 /// One distinct trace.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TraceView {
     /// 1-based position among the traces.
     pub number: usize,
@@ -58,18 +80,18 @@ pub struct TraceView {
 }
 
 /// A fact such as "checkpoint 575".
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Fact {
     /// Stable key (`checkpoint`, `operators`, `subtask`, `attempt`, `time`, `version`).
-    pub key: &'static str,
+    pub key: String,
     /// Label (`Checkpoint`).
-    pub label: &'static str,
+    pub label: String,
     /// Value as shown (`575`).
     pub value: String,
 }
 
 /// A finding, ready to render. HTML fields come from the rule files (rendered at build time).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FindingView {
     /// Rule id.
     pub rule: String,
@@ -102,12 +124,12 @@ pub struct FindingView {
 }
 
 /// One throwable.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ExceptionView {
     /// DOM id (`t1-e2`).
     pub id: String,
     /// `root cause`, `wrapped by`, `suppressed`.
-    pub relation: &'static str,
+    pub relation: String,
     /// For a suppressed throwable: the simple class of the one that suppressed it.
     pub parent: Option<String>,
     /// Nesting depth: 0 for the cause chain, +1 per `Suppressed:` level.
@@ -129,7 +151,7 @@ pub struct ExceptionView {
 }
 
 /// A run of frames: shown one by one, or folded under a label.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum FrameBlock {
     /// Frames always shown (highlighted, or user code).
     Shown(Vec<FrameView>),
@@ -143,7 +165,7 @@ pub enum FrameBlock {
 }
 
 /// One frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FrameView {
     /// DOM id (`t1-e2-f5`).
     pub id: String,
@@ -175,9 +197,33 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
         (d.findings.is_empty(), std::cmp::Reverse(d.occurrences), i)
     });
     let traces = order
-        .into_iter()
+        .iter()
         .take(MAX_TRACES_SHOWN)
-        .map(|i| trace_view(i + 1, &diagnosis.traces[i], &index))
+        .map(|&i| trace_view(i + 1, &diagnosis.traces[i], &index))
+        .collect();
+    let rows = order
+        .iter()
+        .take(MAX_INDEX_ROWS)
+        .enumerate()
+        .map(|(rank, &i)| {
+            let d = &diagnosis.traces[i];
+            let what = match &d.trace.thread {
+                Some(th) => format!("thread \"{}\"", th.name),
+                None => d.trace.throwables[d.root_cause].class.clone(),
+            };
+            TraceRow {
+                number: i + 1,
+                what,
+                occurrences: d.occurrences,
+                diagnosis: d
+                    .findings
+                    .first()
+                    .and_then(|f| rules::by_id(&f.rule))
+                    .map(|r| r.def.title.clone()),
+                line: index.line_of(d.trace.span.start),
+                shown: rank < MAX_TRACES_SHOWN,
+            }
+        })
         .collect();
     PageModel {
         total_traces: diagnosis.traces.len(),
@@ -186,6 +232,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
             .iter()
             .map(|s| index.line_of(s.start))
             .collect(),
+        index: rows,
         diagnosed_traces: diagnosis
             .traces
             .iter()
@@ -243,10 +290,12 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                 },
                 depth: depths[ti],
                 relation: match th.relation {
+                    _ if t.thread.is_some() => "thread",
                     _ if ti == root => "root cause",
                     Relation::SuppressedBy(_) => "suppressed",
                     _ => "wrapped by",
-                },
+                }
+                .to_owned(),
                 class: th.class.clone(),
                 message: th.message.clone().unwrap_or_default(),
                 line: line(th.header_span.start),
@@ -265,41 +314,41 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
     let mut facts = Vec::new();
     if let Some(id) = d.context.checkpoint_id {
         facts.push(Fact {
-            key: "checkpoint",
-            label: "Checkpoint",
+            key: "checkpoint".into(),
+            label: "Checkpoint".into(),
             value: id.to_string(),
         });
     }
     if let Some(task) = &d.context.task {
         facts.push(Fact {
-            key: "operators",
-            label: "Operator chain",
+            key: "operators".into(),
+            label: "Operator chain".into(),
             value: task.operators.join(" → "),
         });
         facts.push(Fact {
-            key: "subtask",
-            label: "Subtask",
+            key: "subtask".into(),
+            label: "Subtask".into(),
             value: format!("{} of {}", task.subtask, task.parallelism),
         });
         if let Some(a) = task.attempt {
             facts.push(Fact {
-                key: "attempt",
-                label: "Attempt",
+                key: "attempt".into(),
+                label: "Attempt".into(),
                 value: a.to_string(),
             });
         }
     }
     if let Some(time) = &d.context.time {
         facts.push(Fact {
-            key: "time",
-            label: "Time",
+            key: "time".into(),
+            label: "Time".into(),
             value: time.clone(),
         });
     }
     if d.flink {
         facts.push(Fact {
-            key: "version",
-            label: "Flink version",
+            key: "version".into(),
+            label: "Flink version".into(),
             value: d.flink_version.summary.clone(),
         });
     }

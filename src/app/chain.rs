@@ -23,14 +23,14 @@ pub fn chain(props: &Props) -> Html {
 }
 
 fn exception(e: &ExceptionView) -> Html {
-    let class = if e.class.is_empty() {
-        "(frames without an exception line)"
-    } else {
-        e.class.as_str()
+    let class = match (e.class.is_empty(), e.relation.as_str()) {
+        (true, "thread") => "the thread's stack",
+        (true, _) => "(frames without an exception line)",
+        _ => e.class.as_str(),
     };
     let relation = match &e.parent {
         Some(p) => format!("suppressed in {p}"),
-        None => e.relation.to_owned(),
+        None => e.relation.clone(),
     };
     // A one-line preview so a closed exception still says what it is about.
     let preview: String = e.message.split_whitespace().collect::<Vec<_>>().join(" ");

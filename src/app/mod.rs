@@ -246,10 +246,34 @@ fn result_view(state: &State) -> Html {
     }
     html! {
         <>
-        { for model.traces.iter().map(|t| html! { <trace::TraceCard trace={t.clone()} /> }) }
-        if model.hidden_traces > 0 {
-            <p class="hidden-traces">{ format!("{} more distinct traces are not shown.", model.hidden_traces) }</p>
+        { for model.deadlocks.iter().map(|line| html! {
+            <p class="deadlock" role="alert">{ format!("The thread dump reports a Java-level deadlock (line {line}): the threads it names are below, with their states and the locks they wait for in the text.") }</p>
+        }) }
+        if model.index.len() > 1 {
+            <details class="trace-index" open={model.index.len() <= 12}>
+                <summary>{ format!("{} distinct traces in this text, most interesting first", model.total_traces) }</summary>
+                <ol>
+                    { for model.index.iter().map(|r| html! {
+                        <li>
+                            if r.shown {
+                                <a href={format!("#t{}", r.number)}><code>{ &r.what }</code></a>
+                            } else {
+                                <code>{ &r.what }</code>
+                            }
+                            <span class="line">{ format!(" line {}", r.line) }</span>
+                            if r.occurrences > 1 {
+                                <span class="count">{ format!(" ×{}", r.occurrences) }</span>
+                            }
+                            { r.diagnosis.as_ref().map(|d| html! { <span class="row-diag">{ format!(" — {d}") }</span> }).unwrap_or_default() }
+                        </li>
+                    }) }
+                </ol>
+                if model.hidden_traces > 0 {
+                    <p class="hidden-traces">{ format!("The first {} are shown in full below; paste a smaller part of the text to see one of the others.", model.traces.len()) }</p>
+                }
+            </details>
         }
+        { for model.traces.iter().map(|t| html! { <trace::TraceCard trace={t.clone()} /> }) }
         if !model.problems.is_empty() {
             <details class="problems">
                 <summary>{ format!("{} part{} of the text could not be read fully", model.problems.len(), if model.problems.len() == 1 { "" } else { "s" }) }</summary>

@@ -25,8 +25,8 @@ pub fn trace_card(props: &Props) -> Html {
             <h2 class="trace-head">{ format!("Trace {} · lines {}–{}{seen}", t.number, t.lines.0, t.lines.1) }</h2>
             <dl class="context">
                 { for t.facts.iter().map(|f| html! {
-                    <div class="fact" data-fact={f.key}>
-                        <dt>{ f.label }</dt>
+                    <div class="fact" data-fact={f.key.clone()}>
+                        <dt>{ &f.label }</dt>
                         <dd>{ &f.value }</dd>
                     </div>
                 }) }
@@ -37,7 +37,12 @@ pub fn trace_card(props: &Props) -> Html {
                     <ul>{ for t.version_reasons.iter().map(|r| html! { <li>{ r }</li> }) }</ul>
                 </details>
             }
-            if t.findings.is_empty() {
+            if let Some((name, state)) = &t.thread {
+                <section class="finding none thread">
+                    <h3>{ format!("Thread \"{name}\"") }</h3>
+                    <p>{ format!("State: {}", state.as_deref().unwrap_or("not printed")) }</p>
+                </section>
+            } else if t.findings.is_empty() {
                 <section class="finding none">
                     <h3>{"No known diagnosis"}</h3>
                     <p>{"Root cause: "}<code>{ &t.root_cause }</code></p>
