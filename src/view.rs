@@ -32,6 +32,8 @@ pub struct PageModel {
     pub deadlocks: Vec<usize>,
     /// One row per distinct trace (at most [`MAX_INDEX_ROWS`]), in order of interest.
     pub index: Vec<TraceRow>,
+    /// Threads of thread dumps in the text (identical stacks counted once each).
+    pub threads: usize,
 }
 
 /// How many rows the list of traces holds at most.
@@ -194,7 +196,12 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
     let mut order: Vec<usize> = (0..diagnosis.traces.len()).collect();
     order.sort_by_key(|&i| {
         let d = &diagnosis.traces[i];
-        (d.findings.is_empty(), std::cmp::Reverse(d.occurrences), i)
+        (
+            d.findings.is_empty(),
+            thread_rank(d),
+            std::cmp::Reverse(d.occurrences),
+            i,
+        )
     });
     let traces = order
         .iter()
@@ -233,6 +240,12 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
             .map(|s| index.line_of(s.start))
             .collect(),
         index: rows,
+        threads: diagnosis
+            .traces
+            .iter()
+            .filter(|d| d.trace.thread.is_some())
+            .map(|d| d.occurrences)
+            .sum(),
         diagnosed_traces: diagnosis
             .traces
             .iter()
@@ -426,6 +439,27 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                 _ => root.class.clone(),
             }
         },
+    }
+}
+
+/// Threads of a thread dump by interest: blocked ones first, then Flink task threads, then
+/// other threads with a stack, then those without; exception traces rank with the first.
+fn thread_rank(d: &TraceDiagnosis) -> u8 {
+    let Some(th) = &d.trace.thread else {
+        return 0;
+    };
+    if th
+        .state
+        .as_deref()
+        .is_some_and(|s| s.starts_with("BLOCKED"))
+    {
+        0
+    } else if d.context.task.is_some() {
+        1
+    } else if d.trace.throwables[0].frames.is_empty() {
+        3
+    } else {
+        2
     }
 }
 

@@ -14,9 +14,15 @@ pub struct Props {
 /// The cause chain.
 #[function_component(Chain)]
 pub fn chain(props: &Props) -> Html {
+    let thread = props.chain.first().is_some_and(|e| e.relation == "thread");
+    let heading = if thread {
+        "Stack"
+    } else {
+        "Cause chain, root cause first"
+    };
     html! {
-        <section class="chain" aria-label="Cause chain, root cause first">
-            <h3>{"Cause chain, root cause first"}</h3>
+        <section class="chain" aria-label={heading}>
+            <h3>{ heading }</h3>
             { for props.chain.iter().map(exception) }
         </section>
     }

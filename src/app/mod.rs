@@ -180,10 +180,20 @@ pub fn app() -> Html {
                     (1, _) => "no known diagnosis".to_owned(),
                     (_, f) => format!("{f} with a diagnosis"),
                 };
-                format!(
-                    "{traces} read, {known} — {:.1} ms.",
-                    state.timings.diagnose_ms
-                )
+                let ms = state.timings.diagnose_ms;
+                let stacks = m
+                    .index
+                    .iter()
+                    .filter(|r| r.what.starts_with("thread "))
+                    .count();
+                if m.threads > 0 && stacks == n {
+                    format!(
+                        "Thread dump: {} threads, {n} distinct stacks — {ms:.1} ms.",
+                        m.threads
+                    )
+                } else {
+                    format!("{traces} read, {known} — {ms:.1} ms.")
+                }
             }
             None => String::new(),
         },

@@ -15,22 +15,24 @@ pub struct Props {
 #[function_component(TraceCard)]
 pub fn trace_card(props: &Props) -> Html {
     let t = &props.trace;
-    let seen = if t.occurrences > 1 {
-        format!(" · seen {} times", t.occurrences)
-    } else {
-        String::new()
+    let seen = match (t.occurrences, &t.thread) {
+        (1, _) => String::new(),
+        (n, Some(_)) => format!(" · {n} threads with this stack"),
+        (n, None) => format!(" · seen {n} times"),
     };
     html! {
         <article class="trace" id={format!("t{}", t.number)} aria-label={format!("Trace {}", t.number)}>
             <h2 class="trace-head">{ format!("Trace {} · lines {}–{}{seen}", t.number, t.lines.0, t.lines.1) }</h2>
-            <dl class="context">
-                { for t.facts.iter().map(|f| html! {
-                    <div class="fact" data-fact={f.key.clone()}>
-                        <dt>{ &f.label }</dt>
-                        <dd>{ &f.value }</dd>
-                    </div>
-                }) }
-            </dl>
+            if !t.facts.is_empty() {
+                <dl class="context">
+                    { for t.facts.iter().map(|f| html! {
+                        <div class="fact" data-fact={f.key.clone()}>
+                            <dt>{ &f.label }</dt>
+                            <dd>{ &f.value }</dd>
+                        </div>
+                    }) }
+                </dl>
+            }
             if !t.version_reasons.is_empty() {
                 <details class="version-reasons">
                     <summary>{"How the version was read"}</summary>
