@@ -669,8 +669,7 @@ fn html_unescape(doc: Document) -> Document {
         || t.contains("&amp;")
         || t.contains("&quot;")
         || t.contains("&#")
-        || contains_ignore_case(t, "<br")
-        || contains_ignore_case(t, "<pre");
+        || has_line_tag(t);
     if !looks_html {
         return doc;
     }
@@ -737,11 +736,22 @@ fn html_tag_len(s: &str) -> Option<usize> {
     Some(close + 1)
 }
 
-fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
-    haystack
-        .as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+/// True when the text holds `<br` or `<pre` (any case). Looks only where `<` is, so text
+/// without HTML costs one fast scan.
+fn has_line_tag(t: &str) -> bool {
+    let bytes = t.as_bytes();
+    let mut from = 0;
+    while let Some(rel) = memchr_byte(b'<', &bytes[from..]) {
+        let at = from + rel + 1;
+        let next = &bytes[at..bytes.len().min(at + 3)];
+        if next.len() >= 2 && next[..2].eq_ignore_ascii_case(b"br")
+            || next.eq_ignore_ascii_case(b"pre")
+        {
+            return true;
+        }
+        from = at;
+    }
+    false
 }
 
 fn memchr_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
