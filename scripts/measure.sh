@@ -52,6 +52,14 @@ if [ "${MEASURE_BENCH:-0}" = "1" ]; then
     /time:/ || /thrpt:/ { print "  " $0; next }
     /^[A-Za-z0-9_-]+(\/[^ ]+)+ *$/ { print "  " $0 }
   ' "$log"
+  echo
+  echo "Native throughput on a generated 50 MB TaskManager log (cargo bench --bench throughput):"
+  cargo bench --bench throughput -- --noplot >"$log" 2>&1 || {
+    cat "$log"
+    echo "[measure] cargo bench failed" >&2
+    exit 1
+  }
+  sed -n '/^throughput on /,$p' "$log"
 else
   echo "(benchmarks skipped; MEASURE_BENCH=1 scripts/measure.sh runs them)"
 fi
