@@ -50,7 +50,10 @@ fn task_in_message() -> &'static Regex {
 fn task_in_log_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?:\] - |^)(.+?) \((\d+)/(\d+)\)(?:#(\d+))? \([0-9a-f]{32}\) switched from")
+        // log4j2 `… [] - <task> (1/3)#140 (<execution id>) switched from RUNNING to FAILED`; the
+        // id is 32 hex digits, or longer with `_` from Flink 1.15. A JSON log line
+        // (`"message":"…`) or a Docker `{"log":"…` line keeps its prefix up to the last `] - `.
+        Regex::new(r"^(?:.*(?:\] - |\x22message\x22:\x22))?(.+?) \((\d+)/(\d+)\)(?:#(\d+))? \([0-9a-f_]{16,}\) switched from")
             .expect("valid regex")
     })
 }
@@ -123,7 +126,13 @@ pub fn read(input: &str, trace: &Trace) -> Context {
 }
 
 fn task_from(c: &regex::Captures<'_>) -> Task {
-    let name = c[1].trim().to_owned();
+    // Read from the raw text above the trace: undo the escapes a JSON or HTML carrier left.
+    let name = c[1]
+        .trim()
+        .replace("\\u003e", ">")
+        .replace("&gt;", ">")
+        .replace("\\u003c", "<")
+        .replace("&lt;", "<");
     Task {
         operators: name.split(" -> ").map(|s| s.trim().to_owned()).collect(),
         name,
@@ -172,5 +181,23 @@ mod tests {
         let input = "java.lang.RuntimeException: boom\n\tat x.Y.z(Y.java:1)\n";
         let ctx = read(input, &crate::parse::parse(input).traces[0]);
         assert_eq!(ctx, Context::default());
+    }
+
+    #[test]
+    fn reads_the_task_from_the_failure_log_line_of_any_version_and_carrier() {
+        for (line, name, attempt) in [
+            // Flink 1.15+: a long execution id with underscores; the trace starts on the next line.
+            ("2025-07-14 12:00:32,174 WARN  org.apache.flink.runtime.taskmanager.Task [] - Map -> Sink: kafka-sink[4] (1/3)#140 (b4261ffe742ad92556738fcad2166ca0_cbc357ccb763df2852fee8c4fc7d55f2_0_140) switched from RUNNING to FAILED with failure cause:", "Map -> Sink: kafka-sink[4]", Some(140)),
+            // Docker json-file: the raw line still has its JSON escapes.
+            ("{\"log\":\"2022-12-01 14:20:22,595 INFO  x [] - Source: A -\\u003e Map (1/1) (63f5fb779bef06be84104994f2834919) switched from INITIALIZING to FAILED.\\n\"}", "Source: A -> Map", None),
+            // A logstash/ECS line: the task is in the message field.
+            ("{\"@timestamp\":\"x\",\"message\":\"Window(Tumbling(60000), T) (7/16) (0123456789abcdef0123456789abcdef) switched from RUNNING to FAILED\"}", "Window(Tumbling(60000), T)", None),
+        ] {
+            let input = format!("{line}\njava.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\n");
+            let parsed = crate::parse::parse(&input);
+            let t = parsed.traces.iter().find(|t| t.throwables[0].class == "java.lang.RuntimeException").unwrap();
+            let task = read(&input, t).task.unwrap_or_else(|| panic!("no task from {line}"));
+            assert_eq!((task.name.as_str(), task.attempt), (name, attempt), "{line}");
+        }
     }
 }

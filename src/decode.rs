@@ -61,6 +61,21 @@ impl Document {
         }
     }
 
+    /// The part `start..end` of the input, unchanged (byte offsets on char boundaries).
+    pub fn plain_range(input: &str, start: usize, end: usize) -> Self {
+        Document {
+            text: input[start..end].to_owned(),
+            pieces: vec![Piece {
+                dec_start: 0,
+                dec_len: end - start,
+                orig_start: start,
+                orig_len: end - start,
+            }],
+            container: Container::Plain,
+            html_unescaped: false,
+        }
+    }
+
     /// Maps a byte offset of the decoded text to the original input, as the start of a span.
     pub fn orig_start(&self, dec: usize) -> usize {
         match self.piece_at(dec) {
@@ -225,13 +240,22 @@ pub fn documents(input: &str) -> Vec<Document> {
     let plain = Document::plain(input);
     let trimmed = input.trim_start();
     let mut docs = Vec::new();
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        // Docker's json-file log: one JSON object per line, each holding one line of output.
+    // Docker's json-file log: one JSON object per line, each holding one line of output (plain
+    // lines around them are kept).
+    if trimmed.starts_with('{') || input.contains("\n{") {
         if let Some(doc) = json_lines_log(&plain) {
             return vec![repair_lines(html_unescape(doc))];
         }
+    }
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
         docs = json_string_documents(&plain);
         docs.extend(json_line_arrays(&plain));
+        // Text pasted after the JSON value (another log, a second trace) is read as text.
+        let json_end = json_value_end(input);
+        let rest = input[json_end..].trim_start();
+        if !docs.is_empty() && !rest.is_empty() && !rest.starts_with(['{', '[']) {
+            docs.push(Document::plain_range(input, json_end, input.len()));
+        }
         // Keep input order (a log may mix both shapes).
         docs.sort_by_key(|d| d.orig_start(0));
     }
@@ -242,6 +266,31 @@ pub fn documents(input: &str) -> Vec<Document> {
         .map(html_unescape)
         .map(repair_lines)
         .collect()
+}
+
+/// Where the first JSON value of `text` ends (byte offset after its closing bracket), by
+/// counting brackets outside strings; the end of the text when it is not closed.
+fn json_value_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'{' | b'[' if !in_string => depth += 1,
+            b'}' | b']' if !in_string => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    text.len()
 }
 
 /// Keys whose string value is one line of a program's output in a JSON-lines log.
@@ -256,13 +305,18 @@ fn json_lines_log(doc: &Document) -> Option<Document> {
     if text.contains("\\n\\tat ") || text.contains("\\n    at ") {
         return None; // whole traces inside single values
     }
-    let mut picks: Vec<(usize, usize)> = Vec::new();
+    // (start, end, is a JSON value): the one-line values, and the other lines kept as they are
+    // (a log may mix plain lines and JSON lines).
+    let mut picks: Vec<(usize, usize, bool)> = Vec::new();
     let mut objects = 0;
+    let mut picked = 0;
     let mut start = 0;
     while start < text.len() {
         let end = text[start..].find('\n').map_or(text.len(), |r| start + r);
         let line = &text[start..end];
-        if line.trim_start().starts_with('{') {
+        if !line.trim_start().starts_with('{') {
+            picks.push((start, (end + 1).min(text.len()), false));
+        } else {
             objects += 1;
             let value = LINE_KEYS.iter().find_map(|k| {
                 let at = line.find(k)? + k.len();
@@ -279,18 +333,26 @@ fn json_lines_log(doc: &Document) -> Option<Document> {
                     // One line: no escaped newline except a trailing one.
                     let inner = raw.strip_suffix("\\n").unwrap_or(raw);
                     if !inner.contains("\\n") {
-                        picks.push((v, e));
+                        picks.push((v, e, true));
+                        picked += 1;
                     }
                 }
             }
         }
         start = end + 1;
     }
-    if objects < 2 || picks.len() * 2 < objects {
+    if objects < 2 || picked * 2 < objects {
         return None;
     }
-    let mut b = Builder::new(doc, picks.iter().map(|&(v, e)| e - v + 1).sum());
-    for &(v, e) in &picks {
+    let mut b = Builder::new(doc, picks.iter().map(|&(v, e, _)| e - v + 1).sum());
+    for &(v, e, json) in &picks {
+        if !json {
+            b.copy(v, e);
+            if !b.text.ends_with('\n') {
+                b.replace(e, e, "\n");
+            }
+            continue;
+        }
         let one = json_unescape(doc, v, e);
         for piece in &one.pieces {
             let dec_start = b.text.len();

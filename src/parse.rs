@@ -609,7 +609,10 @@ impl<'a> DocParser<'a> {
                 state = Some(j);
                 continue;
             }
-            if body.starts_with('"') && body[1..].contains('"') {
+            // A jstack header, or the deadlock section's `"name":` line (not a JSON `"key": …`).
+            if is_thread_header(body)
+                || (body.starts_with('"') && body.ends_with("\":") && body.len() > 3)
+            {
                 return Start::Thread { line: j, state };
             }
             if state.is_some() {
