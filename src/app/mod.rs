@@ -261,7 +261,13 @@ fn result_view(state: &State) -> Html {
         }) }
         if model.index.len() > 1 {
             <details class="trace-index" open={model.index.len() <= 12}>
-                <summary>{ format!("{} distinct traces in this text, most interesting first", model.total_traces) }</summary>
+                <summary>{
+                    if model.index.iter().all(|r| r.what.starts_with("thread ")) {
+                        format!("{} distinct thread stacks, blocked and Flink task threads first", model.total_traces)
+                    } else {
+                        format!("{} distinct traces in this text, most interesting first", model.total_traces)
+                    }
+                }</summary>
                 <ol>
                     { for model.index.iter().map(|r| html! {
                         <li>

@@ -22,7 +22,7 @@ pub fn trace_card(props: &Props) -> Html {
     };
     html! {
         <article class="trace" id={format!("t{}", t.number)} aria-label={format!("Trace {}", t.number)}>
-            <h2 class="trace-head">{ format!("Trace {} · lines {}–{}{seen}", t.number, t.lines.0, t.lines.1) }</h2>
+            <h2 class="trace-head">{ format!("{} {} · lines {}–{}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number, t.lines.0, t.lines.1) }</h2>
             if !t.facts.is_empty() {
                 <dl class="context">
                     { for t.facts.iter().map(|f| html! {
