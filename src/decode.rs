@@ -180,6 +180,20 @@ impl<'a> Builder<'a> {
         });
     }
 
+    /// Appends another document decoded from the same input, with its own map (which points
+    /// at the input).
+    fn append(&mut self, other: &Document) {
+        for piece in &other.pieces {
+            let dec_start = self.text.len();
+            self.text
+                .push_str(&other.text[piece.dec_start..piece.dec_start + piece.dec_len]);
+            self.push(Piece {
+                dec_start,
+                ..*piece
+            });
+        }
+    }
+
     fn push(&mut self, piece: Piece) {
         // Merge adjacent copied pieces so the map stays small on long clean runs.
         if let Some(last) = self.pieces.last_mut() {
@@ -354,15 +368,7 @@ fn json_lines_log(doc: &Document) -> Option<Document> {
             continue;
         }
         let one = json_unescape(doc, v, e);
-        for piece in &one.pieces {
-            let dec_start = b.text.len();
-            b.text
-                .push_str(&one.text[piece.dec_start..piece.dec_start + piece.dec_len]);
-            b.push(Piece {
-                dec_start,
-                ..*piece
-            });
-        }
+        b.append(&one);
         if !one.text.ends_with('\n') {
             b.replace(e, e, "\n");
         }
@@ -405,17 +411,7 @@ fn json_line_arrays(doc: &Document) -> Vec<Document> {
                     // The `", "` between two literals becomes a line break.
                     b.replace(group[n - 1].1, start, "\n");
                 }
-                // Decode the literal and append it with its own map (which points at the input).
-                let one = json_unescape(doc, start, end);
-                for piece in &one.pieces {
-                    let dec_start = b.text.len();
-                    b.text
-                        .push_str(&one.text[piece.dec_start..piece.dec_start + piece.dec_len]);
-                    b.push(Piece {
-                        dec_start,
-                        ..*piece
-                    });
-                }
+                b.append(&json_unescape(doc, start, end));
             }
             out.push(b.finish(Container::JsonString, false));
         }

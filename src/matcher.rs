@@ -99,6 +99,15 @@ pub fn match_sequence(frames: &[String], steps: &[CompiledStep]) -> Option<Vec<O
     Some(hits)
 }
 
+fn frame_highlight(trace: &Trace, t: usize, k: usize, role: &str) -> Highlight {
+    Highlight {
+        throwable: t,
+        frame: Some(k),
+        role: role.to_owned(),
+        span: trace.throwables[t].frames[k].span,
+    }
+}
+
 fn first_frame(frames: &[String], pattern: &Regex) -> Option<usize> {
     frames.iter().position(|f| pattern.is_match(f))
 }
@@ -235,12 +244,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                                 });
                             }
                             if let Some(role) = &step.role {
-                                highlights.push(Highlight {
-                                    throwable: t,
-                                    frame: Some(k),
-                                    role: role.clone(),
-                                    span: trace.throwables[t].frames[k].span,
-                                });
+                                highlights.push(frame_highlight(trace, t, k, role));
                             }
                         }
                         if !optional {
@@ -282,12 +286,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                 match hit {
                     Some((t, k)) => {
                         if let Some(role) = role {
-                            highlights.push(Highlight {
-                                throwable: t,
-                                frame: Some(k),
-                                role: role.clone(),
-                                span: trace.throwables[t].frames[k].span,
-                            });
+                            highlights.push(frame_highlight(trace, t, k, role));
                         }
                         if !optional {
                             specificity += 1;
