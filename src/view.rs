@@ -37,7 +37,7 @@ pub struct PageModel {
 }
 
 /// How many rows the list of traces holds at most.
-pub const MAX_INDEX_ROWS: usize = 2000;
+pub const MAX_INDEX_ROWS: usize = 200;
 
 /// A line of the list of traces.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -284,6 +284,9 @@ fn result_view(state: &State) -> Html {
                         </li>
                     }) }
                 </ol>
+                if model.total_traces > model.index.len() {
+                    <p class="hidden-traces">{ format!("… and {} more, not listed.", model.total_traces - model.index.len()) }</p>
+                }
                 if model.hidden_traces > 0 {
                     <p class="hidden-traces">{ format!("The first {} are shown in full below; paste a smaller part of the text to see one of the others.", model.traces.len()) }</p>
                 }
