@@ -90,6 +90,46 @@ pub fn group_of(class: &str) -> FrameGroup {
         .map_or(FrameGroup::User, |&(_, g)| g)
 }
 
+/// The frame to look at first when no rule explains a trace: the innermost frame of user code
+/// in the root cause, or else the frame that threw it (index into its `frames`).
+pub fn decisive_frame(trace: &crate::model::Trace) -> Option<usize> {
+    let root = &trace.throwables[trace.root_cause()];
+    root.frames
+        .iter()
+        .position(|f| f.expanded_from.is_none() && group_of(&f.class) == FrameGroup::User)
+        .or((!root.frames.is_empty()).then_some(0))
+}
+
+/// What to search the mailing-list archives and JIRA for when no rule explains a trace: the
+/// root cause's simple class, its message's first words, and the decisive frame
+/// (`"ConcurrentModificationException" "RuleMatcher.processElement"`).
+pub fn search_terms(trace: &crate::model::Trace) -> String {
+    let root = &trace.throwables[trace.root_cause()];
+    let mut terms = Vec::new();
+    if !root.class.is_empty() {
+        terms.push(format!("\"{}\"", root.simple_class()));
+    }
+    if let Some(m) = &root.message {
+        // The words before the first detail that differs between runs (numbers, ids, paths).
+        let words: Vec<&str> = m
+            .split_whitespace()
+            .take_while(|w| {
+                w.chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '\'' | '-' | ','))
+            })
+            .take(8)
+            .collect();
+        if words.len() >= 2 {
+            terms.push(format!("\"{}\"", words.join(" ").trim_end_matches(',')));
+        }
+    }
+    if let Some(k) = decisive_frame(trace) {
+        let f = &root.frames[k];
+        terms.push(format!("\"{}.{}\"", f.simple_class(), f.method));
+    }
+    terms.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +150,21 @@ mod tests {
             FrameGroup::User
         );
         assert_eq!(group_of("javaxx.Foo"), FrameGroup::User);
+    }
+
+    #[test]
+    fn search_terms_name_the_root_cause_and_the_innermost_user_frame() {
+        let input = "java.lang.RuntimeException: wrapper\n\tat a.B.c(B.java:1)\nCaused by: java.lang.IllegalStateException: Buffer pool is destroyed 42\n\tat org.apache.flink.X.y(X.java:1)\n\tat com.acme.Job.map(Job.java:12)\n";
+        let t = &crate::parse::parse(input).traces[0];
+        assert_eq!(decisive_frame(t), Some(1));
+        assert_eq!(
+            search_terms(t),
+            "\"IllegalStateException\" \"Buffer pool is destroyed\" \"Job.map\""
+        );
+        let no_user = "java.lang.Error: x\n\tat java.util.A.b(A.java:1)\n";
+        assert_eq!(
+            decisive_frame(&crate::parse::parse(no_user).traces[0]),
+            Some(0)
+        );
     }
 }

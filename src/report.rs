@@ -41,6 +41,8 @@ pub struct TraceReport {
     /// For a thread of a jstack thread dump: its name and state (its frames are in
     /// `exceptions[0]`, whose class is empty).
     pub thread: Option<ThreadReport>,
+    /// When no rule explains the trace: what to search the mailing-list archives and JIRA for.
+    pub search_terms: Option<String>,
 }
 
 /// A thread of a thread dump.
@@ -297,6 +299,8 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     flink_version: d.flink_version.clone(),
                 },
                 findings,
+                search_terms: (d.findings.is_empty() && t.thread.is_none())
+                    .then(|| crate::frames::search_terms(t)),
                 thread: t.thread.as_ref().map(|th| ThreadReport {
                     name: th.name.clone(),
                     state: th.state.clone(),
@@ -487,6 +491,12 @@ fn render(report: &Report, md: bool) -> String {
                 }
             }
             out.push('\n');
+            if let Some(terms) = &t.search_terms {
+                let _ = writeln!(
+                    out,
+                    "Search the mailing-list archives and JIRA for: {terms}\n"
+                );
+            }
         }
         for f in &t.findings {
             out.push_str(&h(3, &format!("Diagnosis: {} [{}]", f.title, f.rule)));

@@ -79,6 +79,8 @@ pub struct TraceView {
     pub root_cause: String,
     /// For a thread of a thread dump: its name and state.
     pub thread: Option<(String, Option<String>)>,
+    /// When no rule explains the trace: what to search the archives and JIRA for.
+    pub search_terms: Option<String>,
 }
 
 /// A fact such as "checkpoint 575".
@@ -266,6 +268,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
     let t = &d.trace;
     let line = |offset: usize| index.line_of(offset);
     // Role labels per (throwable, frame) from every finding.
+    let decisive = crate::frames::decisive_frame(t);
     let roles_at = |ti: usize, fi: Option<usize>| -> Vec<String> {
         let mut roles: Vec<String> = Vec::new();
         for f in &d.findings {
@@ -278,6 +281,22 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                     roles.push(h.role.clone());
                 }
             }
+        }
+        // No rule explains it: point at the frame to look at first.
+        if d.findings.is_empty()
+            && t.thread.is_none()
+            && ti == d.root_cause
+            && fi.is_some()
+            && fi == decisive
+        {
+            let f = fi.and_then(|k| t.throwables[ti].frames.get(k));
+            roles.push(
+                if f.is_some_and(|f| group_of(&f.class) == FrameGroup::User) {
+                    "the innermost frame of your code".to_owned()
+                } else {
+                    "where it was thrown".to_owned()
+                },
+            );
         }
         roles
     };
@@ -432,6 +451,8 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
             .thread
             .as_ref()
             .map(|th| (th.name.clone(), th.state.clone())),
+        search_terms: (d.findings.is_empty() && t.thread.is_none())
+            .then(|| crate::frames::search_terms(t)),
         root_cause: {
             let root = &t.throwables[d.root_cause];
             match &root.message {

@@ -48,6 +48,9 @@ pub fn trace_card(props: &Props) -> Html {
                 <section class="finding none">
                     <h3>{"No known diagnosis"}</h3>
                     <p>{"Root cause: "}<code>{ &t.root_cause }</code></p>
+                    if let Some(terms) = &t.search_terms {
+                        <p class="search-terms">{"Search the mailing-list archives and JIRA for: "}<code>{ terms }</code></p>
+                    }
                     if t.flink {
                         <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause and where it was thrown are shown first below; search the Flink mailing-list archives and JIRA for its class and the innermost frame of your own code (highlighted in green)."}</p>
                     } else {
