@@ -297,6 +297,42 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                     None => return None,
                 }
             }
+            Compiled::UserFrame {
+                within,
+                role,
+                optional,
+            } => {
+                let hit = targets(within, &bound).into_iter().find_map(|t| {
+                    trace.throwables[t]
+                        .frames
+                        .iter()
+                        .position(|f| {
+                            f.expanded_from.is_none()
+                                && crate::frames::group_of(&f.class)
+                                    == crate::frames::FrameGroup::User
+                        })
+                        .map(|k| (t, k))
+                });
+                match hit {
+                    Some((t, k)) => {
+                        if let Some(role) = role {
+                            highlights.push(frame_highlight(trace, t, k, role));
+                        }
+                        if !optional {
+                            specificity += 1;
+                        }
+                        let f = &trace.throwables[t].frames[k];
+                        evidence.push(format!(
+                            "user code {}.{} is in {}",
+                            f.simple_class(),
+                            f.method,
+                            describe(t)
+                        ));
+                    }
+                    None if *optional => {}
+                    None => return None,
+                }
+            }
             Compiled::Absent {
                 within,
                 frame,
@@ -489,6 +525,22 @@ mod tests {
             fires(&flink_only, TRACE).is_none(),
             "no Flink frame, no Flink rule"
         );
+    }
+
+    #[test]
+    fn user_frame_finds_the_first_frame_of_user_code() {
+        let r = rule(r#"[{"kind":"user-frame","within":"root","role":"yours"}]"#);
+        let f = fires(&r, TRACE).unwrap();
+        assert_eq!(
+            (f.highlights[0].throwable, f.highlights[0].frame),
+            (1, Some(0))
+        );
+        assert_eq!(
+            f.evidence,
+            ["user code Inner.go is in java.lang.IllegalStateException"]
+        );
+        let only_jdk = "java.lang.Error: x\n\tat java.util.A.b(A.java:1)\n";
+        assert!(fires(&r, only_jdk).is_none());
     }
 
     #[test]

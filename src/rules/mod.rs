@@ -57,6 +57,15 @@ pub enum Compiled {
         /// The glob as written.
         source: String,
     },
+    /// See [`Condition::UserFrame`].
+    UserFrame {
+        /// `any`, `top`, `root` or a bound name.
+        within: String,
+        /// Label for the frame.
+        role: Option<String>,
+        /// Not needed for the rule to fire.
+        optional: bool,
+    },
     /// See [`Condition::Absent`].
     Absent {
         /// `any` or a bound name.
@@ -175,6 +184,15 @@ impl Rule {
                     role: role.clone(),
                     optional: *optional,
                     source: frame.clone(),
+                },
+                Condition::UserFrame {
+                    within,
+                    role,
+                    optional,
+                } => Compiled::UserFrame {
+                    within: check_within(within, &bound)?,
+                    role: role.clone(),
+                    optional: *optional,
                 },
                 Condition::Absent { within, frame } => Compiled::Absent {
                     within: check_within(within, &bound)?,

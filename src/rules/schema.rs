@@ -88,6 +88,19 @@ pub enum Condition {
         #[serde(default)]
         optional: bool,
     },
+    /// The first frame of user code (not JDK, Flink, Scala or a known library; see
+    /// `src/frames.rs`) in `within`, highlighted with `role`.
+    UserFrame {
+        /// Where to look.
+        #[serde(default = "any")]
+        within: Within,
+        /// Label for the frame.
+        #[serde(default)]
+        role: Option<String>,
+        /// Not needed for the rule to fire.
+        #[serde(default)]
+        optional: bool,
+    },
     /// No frame matching `frame` anywhere in `within`.
     Absent {
         /// Where to look.
