@@ -591,20 +591,19 @@ fn inline_break(s: &str) -> bool {
                 .starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// `pkg.Class.method(` (a dotted name then an opening parenthesis).
-fn looks_like_frame_call(s: &str) -> bool {
+/// `pkg.Class.method(` (a dotted name, optionally behind a module prefix, then `(`): what
+/// follows `at ` on a frame line. Shared with the parser's log-prefix detection.
+pub(crate) fn looks_like_frame_call(s: &str) -> bool {
     let bytes = s.as_bytes();
-    let mut i = 0;
     let mut dots = 0;
-    while i < bytes.len() && i < 400 {
-        match bytes[i] {
+    for (i, &b) in bytes.iter().enumerate().take(400) {
+        match b {
             b'(' => return dots >= 1 && i > 2,
             b'.' => dots += 1,
             b if b.is_ascii_alphanumeric()
                 || matches!(b, b'_' | b'$' | b'<' | b'>' | b'/' | b'@' | b'-') => {}
             _ => return false,
         }
-        i += 1;
     }
     false
 }

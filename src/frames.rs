@@ -90,13 +90,18 @@ pub fn group_of(class: &str) -> FrameGroup {
         .map_or(FrameGroup::User, |&(_, g)| g)
 }
 
+/// True for a frame of user code printed where it stands (not restored from `... N more`).
+pub fn is_printed_user_code(f: &crate::model::Frame) -> bool {
+    f.expanded_from.is_none() && group_of(&f.class) == FrameGroup::User
+}
+
 /// The frame to look at first when no rule explains a trace: the innermost frame of user code
 /// in the root cause, or else the frame that threw it (index into its `frames`).
 pub fn decisive_frame(trace: &crate::model::Trace) -> Option<usize> {
     let root = &trace.throwables[trace.root_cause()];
     root.frames
         .iter()
-        .position(|f| f.expanded_from.is_none() && group_of(&f.class) == FrameGroup::User)
+        .position(is_printed_user_code)
         .or((!root.frames.is_empty()).then_some(0))
 }
 

@@ -306,11 +306,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                     trace.throwables[t]
                         .frames
                         .iter()
-                        .position(|f| {
-                            f.expanded_from.is_none()
-                                && crate::frames::group_of(&f.class)
-                                    == crate::frames::FrameGroup::User
-                        })
+                        .position(crate::frames::is_printed_user_code)
                         .map(|k| (t, k))
                 });
                 match hit {

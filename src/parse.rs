@@ -7,7 +7,7 @@
 //! start in the middle of a log line. Hard-wrapped frames are joined; hard-wrapped messages keep
 //! their line breaks. It never panics and runs in time linear in the input.
 
-use crate::decode::{self, Document};
+use crate::decode::{self, looks_like_frame_call, Document};
 use crate::model::{Frame, Location, Relation, ThreadInfo, Throwable, Trace};
 use crate::span::Span;
 use serde::Serialize;
@@ -214,22 +214,6 @@ fn after_log_prefix(body: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// `pkg.Class.method(` (a dotted name, optionally behind a module prefix, then `(`).
-fn looks_like_frame_call(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    let mut dots = 0;
-    for (i, &b) in bytes.iter().enumerate().take(400) {
-        match b {
-            b'(' => return dots >= 1 && i > 2,
-            b'.' => dots += 1,
-            b if b.is_ascii_alphanumeric()
-                || matches!(b, b'_' | b'$' | b'<' | b'>' | b'/' | b'@' | b'-') => {}
-            _ => return false,
-        }
-    }
-    false
-}
-
 /// `... 20 more` or logback's `... 20 common frames omitted` → 20.
 fn omitted_count(body: &str) -> Option<usize> {
     let rest = body.strip_prefix("...")?.trim_start();
@@ -267,15 +251,12 @@ fn header_start(body: &str) -> Option<usize> {
                 let after = &body[i + len..];
                 let ends_ok = after.is_empty() || after.starts_with(": ") || after == ":";
                 let simple = name.rsplit('.').next().unwrap_or(name);
-                let throwable_like = ["Exception", "Error", "Throwable"]
-                    .iter()
-                    .any(|s| simple.ends_with(s));
                 let class_like = name.contains('.')
                     && simple
                         .as_bytes()
                         .first()
                         .is_some_and(u8::is_ascii_uppercase);
-                if ends_ok && class_like && (i == 0 || throwable_like) {
+                if ends_ok && class_like && (i == 0 || throwable_like(name)) {
                     return Some(i);
                 }
                 i += len.max(1);
@@ -1030,12 +1011,7 @@ pub const SERIALIZED_THROWABLE: &str = "org.apache.flink.util.SerializedThrowabl
 fn original_in_message(message: &str) -> Option<(String, Option<String>)> {
     let len = qualified_name_len(message);
     let name = &message[..len];
-    let simple = name.rsplit('.').next().unwrap_or(name);
-    let throwable_like = name.contains('.')
-        && ["Exception", "Error", "Throwable"]
-            .iter()
-            .any(|s| simple.ends_with(s));
-    if !throwable_like {
+    if !throwable_like(name) {
         return None;
     }
     let rest = &message[len..];
