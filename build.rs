@@ -29,6 +29,10 @@ fn main() {
         .collect();
     dirs.sort();
     let mut rules = Vec::new();
+    let mut examples = String::from(
+        "/// Each rule's example fixture: `(rule id, text)`, in rule-id order.\n\
+         pub static EXAMPLES: &[(&str, &str)] = &[\n",
+    );
     for dir in dirs {
         let path = dir.join("rule.toml");
         let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -51,6 +55,54 @@ fn main() {
             "{}: platform must be flink or jvm",
             path.display()
         );
+        let version = |v: &Option<String>, key: &str| -> Option<(u32, u32, u32)> {
+            let v = v.as_deref()?;
+            let parts: Vec<Option<u32>> = v.split('.').map(|p| p.parse().ok()).collect();
+            match parts[..] {
+                [Some(a), Some(b)] => Some((a, b, 0)),
+                [Some(a), Some(b), Some(c)] => Some((a, b, c)),
+                _ => panic!(
+                    "{}: {key} = {v:?} must be a version like 1.13 or 1.13.2",
+                    path.display()
+                ),
+            }
+        };
+        if let (Some(since), Some(fixed)) = (
+            version(&rule.since, "since"),
+            version(&rule.fixed_in, "fixed_in"),
+        ) {
+            assert!(
+                since < fixed,
+                "{}: since must be older than fixed_in",
+                path.display()
+            );
+        }
+        let mut fixtures: Vec<String> = fs::read_dir(&dir)
+            .expect("rule folder is readable")
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.starts_with("match-"))
+            .collect();
+        fixtures.sort();
+        let example = match &rule.example {
+            Some(name) => {
+                assert!(
+                    fixtures.contains(name),
+                    "{}: example {name:?} is not a match-* fixture of the rule",
+                    path.display()
+                );
+                name.clone()
+            }
+            None => fixtures.first().cloned().unwrap_or_else(|| {
+                panic!("{}: a rule needs a match-* fixture", path.display())
+            }),
+        };
+        let example_path = fs::canonicalize(dir.join(&example)).expect("example is readable");
+        examples.push_str(&format!(
+            "    ({:?}, include_str!({:?})),\n",
+            rule.id, example_path
+        ));
+        rule.example = Some(example);
         render(&mut rule.summary);
         for c in &mut rule.conditions {
             if let schema::Condition::Sequence { steps, .. } = c {
@@ -78,6 +130,8 @@ fn main() {
         }
         rules.push(rule);
     }
+    examples.push_str("];\n");
+    fs::write(Path::new(&out_dir).join("examples.rs"), examples).expect("OUT_DIR is writable");
     let json = serde_json::to_string(&rules).expect("rules serialise");
     fs::write(Path::new(&out_dir).join("rules.json"), json).expect("OUT_DIR is writable");
 

@@ -120,11 +120,30 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
             );
         }
     }
+    for d in &mut traces {
+        mark_version_mismatches(d);
+    }
     Diagnosis {
         traces,
         problems: parsed.problems,
         deadlocks: parsed.deadlocks,
     }
+}
+
+/// Notes findings whose rule cannot apply to the trace's Flink version and moves them after the
+/// others (keeping the order within each group).
+fn mark_version_mismatches(d: &mut TraceDiagnosis) {
+    for f in &mut d.findings {
+        if let Some(rule) = rules::by_id(&f.rule) {
+            f.version_mismatch = version::rule_mismatch(
+                rule.def.since.as_deref(),
+                rule.def.fixed_in.as_deref(),
+                &rule.def.versions,
+                &d.flink_version,
+            );
+        }
+    }
+    d.findings.sort_by_key(|f| f.version_mismatch.is_some());
 }
 
 /// A hash of the parts [`same_trace`] compares.

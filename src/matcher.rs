@@ -38,6 +38,10 @@ pub struct Finding {
     /// What each matched frame means, from the steps' `explain`, innermost frame first, with
     /// `{frame}` replaced by the frame.
     pub notes: Vec<Note>,
+    /// Set when the rule's `since` / `fixed_in` (see `RuleDef`) exclude the Flink version the
+    /// trace reveals: one sentence saying so (`Fixed in Flink 1.13 (…); this trace shows
+    /// 1.13.2.`). `None` when the version fits or is unknown. Filled by `diagnose`.
+    pub version_mismatch: Option<String>,
 }
 
 /// One explained frame of a finding.
@@ -367,6 +371,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
         evidence,
         specificity,
         notes,
+        version_mismatch: None,
     })
 }
 

@@ -196,9 +196,83 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     }
 }
 
+/// Whether a rule that applies to Flink `since` (first version with the failure) up to before
+/// `fixed_in` (first version without it) can apply to the version `v` a trace reveals. Returns a
+/// sentence saying why not when the whole inferred range lies outside; `None` when it may apply,
+/// when the version is unknown, or when the rule gives no bounds.
+pub fn rule_mismatch(
+    since: Option<&str>,
+    fixed_in: Option<&str>,
+    versions: &str,
+    v: &FlinkVersion,
+) -> Option<String> {
+    let lo = v.exact.as_deref().or(v.min.as_deref()).and_then(Version::parse);
+    let hi = v.exact.as_deref().or(v.max.as_deref()).and_then(Version::parse);
+    if let (Some(since), Some(hi)) = (since.and_then(Version::parse), hi) {
+        if hi < since {
+            return Some(format!(
+                "This failure is known from Flink {} on ({versions}), and this trace shows Flink {}: it probably does not apply.",
+                short(since),
+                v.summary
+            ));
+        }
+    }
+    if let (Some(fixed), Some(lo)) = (fixed_in.and_then(Version::parse), lo) {
+        if lo >= fixed {
+            return Some(format!(
+                "This was fixed in Flink {} ({versions}), and this trace shows Flink {}: it probably does not apply.",
+                short(fixed),
+                v.summary
+            ));
+        }
+    }
+    None
+}
+
+/// `1.13` for `1.13.0`, the full version otherwise.
+fn short(v: Version) -> String {
+    if v.2 == 0 {
+        format!("{}.{}", v.0, v.1)
+    } else {
+        v.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_outside_the_inferred_range_says_so() {
+        let exact = |v: &str| FlinkVersion {
+            exact: Some(v.into()),
+            summary: v.into(),
+            ..FlinkVersion::default()
+        };
+        let range = FlinkVersion {
+            min: Some("1.11.0".into()),
+            max: Some("1.12.7".into()),
+            summary: "1.11.0 – 1.12.7".into(),
+            ..FlinkVersion::default()
+        };
+        let fixed = |v: &FlinkVersion| rule_mismatch(None, Some("1.13"), "before 1.13", v);
+        assert!(fixed(&exact("1.13.2"))
+            .is_some_and(|m| m.contains("fixed in Flink 1.13") && m.contains("1.13.2")));
+        assert_eq!(fixed(&exact("1.12.7")), None);
+        assert_eq!(fixed(&range), None);
+        assert_eq!(fixed(&FlinkVersion::default()), None, "unknown version");
+        let since = |v: &FlinkVersion| rule_mismatch(Some("1.13"), None, "1.13 and later", v);
+        assert!(since(&range).is_some_and(|m| m.contains("from Flink 1.13 on")));
+        assert_eq!(since(&exact("1.13.0")), None);
+        // A range that straddles the bound may apply.
+        let straddle = FlinkVersion {
+            min: Some("1.12.0".into()),
+            max: Some("1.14.6".into()),
+            ..range
+        };
+        assert_eq!(since(&straddle), None);
+        assert_eq!(fixed(&straddle), None);
+    }
 
     #[test]
     fn versions_parse_and_order() {

@@ -210,3 +210,54 @@ fn a_cme_without_the_snapshot_copy_is_not_the_flagship() {
         .collect();
     assert_eq!(rules, ["async-input-copy-cme"]);
 }
+
+/// The catalog page of each rule diagnoses the rule's example live: the rule must fire on it and
+/// be the most specific finding there (`rules::example`, chosen by the rule's `example` key or
+/// its first `match-*` fixture).
+#[test]
+fn each_rule_is_the_first_finding_on_its_own_example() {
+    let mut failures = Vec::new();
+    for rule in rules::catalogue() {
+        let id = &rule.def.id;
+        let Some(example) = rules::example(id) else {
+            failures.push(format!("{id}: no example bundled"));
+            continue;
+        };
+        let d = diagnose(example);
+        let first: Vec<&str> = d
+            .traces
+            .iter()
+            .filter_map(|t| t.findings.first())
+            .map(|f| f.rule.as_str())
+            .collect();
+        if !first.contains(&id.as_str()) {
+            failures.push(format!("{id}: its example leads with {first:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Traces from other JVM software (Spark, Kafka Streams, Spring, Hadoop, …) in
+/// `tests/non-flink/` never get a rule whose platform is `flink`.
+#[test]
+fn traces_from_other_jvm_software_never_get_a_flink_diagnosis() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/non-flink");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "the non-Flink corpus is there");
+    let mut failures = Vec::new();
+    for path in files {
+        let d = diagnose(&std::fs::read_to_string(&path).unwrap());
+        assert!(!d.traces.is_empty(), "{}: a trace is read", path.display());
+        for f in d.traces.iter().flat_map(|t| &t.findings) {
+            if rules::by_id(&f.rule).is_some_and(|r| r.def.platform == "flink") {
+                failures.push(format!("{}: {}", path.display(), f.rule));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -250,3 +250,16 @@ fn load() -> &'static (Vec<Rule>, Vec<RuleError>) {
 pub fn by_id(id: &str) -> Option<&'static Rule> {
     catalogue().iter().find(|r| r.def.id == id)
 }
+
+mod examples {
+    include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+}
+
+/// The example trace of the rule with this id (its `example` fixture, or its first `match-*`
+/// fixture), as bundled at build time; `None` for an unknown id.
+pub fn example(id: &str) -> Option<&'static str> {
+    examples::EXAMPLES
+        .iter()
+        .find(|(rule, _)| *rule == id)
+        .map(|(_, text)| *text)
+}

@@ -25,6 +25,18 @@ pub struct RuleDef {
     pub platform: String,
     /// The Flink versions the rule applies to, in words (`1.9 and later`).
     pub versions: String,
+    /// First Flink version (`1.11`) in which this failure can happen, when known. With
+    /// `fixed_in` it lets a finding say that it does not apply to the version the trace shows.
+    #[serde(default)]
+    pub since: Option<String>,
+    /// First Flink version (`1.13`) in which this failure can no longer happen (the fix
+    /// release), when there is one. Give the FLINK-NNNNN of the fix in `versions`.
+    #[serde(default)]
+    pub fixed_in: Option<String>,
+    /// The fixture shown (and diagnosed live) on the rule's catalog page (`match-seed.txt`);
+    /// the first `match-*` fixture by name when absent.
+    #[serde(default)]
+    pub example: Option<String>,
     /// All must hold (except those marked `optional`) for the rule to fire.
     pub conditions: Vec<Condition>,
     /// The explanation shown under the title.
