@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod catalog;
 pub mod context;
 pub mod decode;
 pub mod diagnose;

@@ -136,6 +136,9 @@ pub struct FindingReport {
     pub references: Vec<ReferenceReport>,
     /// The Flink versions the rule applies to, in words.
     pub versions: String,
+    /// Set when the rule's version bounds exclude the Flink version the trace reveals: one
+    /// sentence saying so (the finding is then listed after the others).
+    pub version_mismatch: Option<String>,
 }
 
 /// A rule's explanation (Markdown).
@@ -279,6 +282,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                             })
                             .unwrap_or_default(),
                         versions: rule.map(|r| r.def.versions.clone()).unwrap_or_default(),
+                        version_mismatch: f.version_mismatch.clone(),
                     }
                 })
                 .collect();
@@ -500,6 +504,9 @@ fn render(report: &Report, md: bool) -> String {
         }
         for f in &t.findings {
             out.push_str(&h(3, &format!("Diagnosis: {} [{}]", f.title, f.rule)));
+            if let Some(m) = &f.version_mismatch {
+                let _ = writeln!(out, "Note: {m}\n");
+            }
             let _ = writeln!(out, "{}\n", f.summary);
             out.push_str("Frames that matter:\n");
             for hl in &f.highlights {

@@ -206,8 +206,16 @@ pub fn rule_mismatch(
     versions: &str,
     v: &FlinkVersion,
 ) -> Option<String> {
-    let lo = v.exact.as_deref().or(v.min.as_deref()).and_then(Version::parse);
-    let hi = v.exact.as_deref().or(v.max.as_deref()).and_then(Version::parse);
+    let lo = v
+        .exact
+        .as_deref()
+        .or(v.min.as_deref())
+        .and_then(Version::parse);
+    let hi = v
+        .exact
+        .as_deref()
+        .or(v.max.as_deref())
+        .and_then(Version::parse);
     if let (Some(since), Some(hi)) = (since.and_then(Version::parse), hi) {
         if hi < since {
             return Some(format!(

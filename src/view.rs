@@ -59,6 +59,8 @@ pub struct TraceRow {
 /// One distinct trace.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TraceView {
+    /// DOM id of the trace's card (`t3`, or prefixed, see [`build_in`]).
+    pub dom_id: String,
     /// 1-based position among the traces.
     pub number: usize,
     /// Times this trace appears in the input.
@@ -105,6 +107,23 @@ pub struct FindingView {
     pub severity: String,
     /// Summary (HTML).
     pub summary_html: String,
+    /// The rule's explanation.
+    pub explanation: ExplanationView,
+    /// Why the rule matched.
+    pub evidence: Vec<String>,
+    /// What each matched frame means, read bottom-up (outermost first), HTML.
+    pub reading_html: Vec<String>,
+    /// Versions the rule applies to.
+    pub versions: String,
+    /// Set when the rule's version bounds exclude the version the trace shows (one sentence).
+    pub version_mismatch: Option<String>,
+    /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
+    pub highlights: Vec<(String, String, usize, String)>,
+}
+
+/// A rule's explanation, rendered to HTML at build time from the rule file.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExplanationView {
     /// "Why it happens" (HTML).
     pub why_html: String,
     /// Further sections: (heading, HTML).
@@ -117,14 +136,30 @@ pub struct FindingView {
     pub false_alarms_html: Option<String>,
     /// References: (title, URL).
     pub references: Vec<(String, String)>,
-    /// Why the rule matched.
-    pub evidence: Vec<String>,
-    /// What each matched frame means, read bottom-up (outermost first), HTML.
-    pub reading_html: Vec<String>,
-    /// Versions the rule applies to.
-    pub versions: String,
-    /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
-    pub highlights: Vec<(String, String, usize, String)>,
+}
+
+impl ExplanationView {
+    /// The explanation of `rule`.
+    pub fn of(rule: &crate::rules::Rule) -> ExplanationView {
+        let e = &rule.def.explanation;
+        ExplanationView {
+            why_html: e.why.html.clone(),
+            sections: e
+                .sections
+                .iter()
+                .map(|s| (s.heading.clone(), s.body.html.clone()))
+                .collect(),
+            fixes_html: e.fixes.iter().map(|p| p.html.clone()).collect(),
+            not_fixes_html: e.not_fixes.iter().map(|p| p.html.clone()).collect(),
+            false_alarms_html: e.false_alarms.as_ref().map(|p| p.html.clone()),
+            references: rule
+                .def
+                .references
+                .iter()
+                .map(|r| (r.title.clone(), r.url.clone()))
+                .collect(),
+        }
+    }
 }
 
 /// One throwable.
@@ -194,6 +229,12 @@ pub struct FrameView {
 /// Traces are shown in order of interest: those with a diagnosis first, then the most frequent,
 /// then in input order; each keeps its input-order number.
 pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
+    build_in(input, diagnosis, "")
+}
+
+/// [`build`], with every DOM id (`t1`, `t1-e2-f5`) prefixed by `dom_prefix`, so that a second
+/// diagnosis on the same page (a rule's live example) has ids of its own.
+pub fn build_in(input: &str, diagnosis: &Diagnosis, dom_prefix: &str) -> PageModel {
     let index = LineIndex::new(input);
     let mut order: Vec<usize> = (0..diagnosis.traces.len()).collect();
     order.sort_by_key(|&i| {
@@ -208,7 +249,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
     let traces = order
         .iter()
         .take(MAX_TRACES_SHOWN)
-        .map(|&i| trace_view(i + 1, &diagnosis.traces[i], &index))
+        .map(|&i| trace_view(i + 1, &diagnosis.traces[i], &index, dom_prefix))
         .collect();
     let rows = order
         .iter()
@@ -264,7 +305,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
     }
 }
 
-fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView {
+fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str) -> TraceView {
     let t = &d.trace;
     let line = |offset: usize| index.line_of(offset);
     // Role labels per (throwable, frame) from every finding.
@@ -307,7 +348,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
         .iter()
         .map(|&ti| {
             let th = &t.throwables[ti];
-            let id = format!("t{number}-e{ti}");
+            let id = format!("{prefix}t{number}-e{ti}");
             let frames: Vec<FrameView> = th
                 .frames
                 .iter()
@@ -389,30 +430,16 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
         .iter()
         .filter_map(|f| {
             let rule = rules::by_id(&f.rule)?;
-            let e = &rule.def.explanation;
             Some(FindingView {
                 rule: f.rule.clone(),
                 title: rule.def.title.clone(),
                 severity: rule.def.severity.clone(),
                 summary_html: rule.def.summary.html.clone(),
-                why_html: e.why.html.clone(),
-                sections: e
-                    .sections
-                    .iter()
-                    .map(|s| (s.heading.clone(), s.body.html.clone()))
-                    .collect(),
-                fixes_html: e.fixes.iter().map(|p| p.html.clone()).collect(),
-                not_fixes_html: e.not_fixes.iter().map(|p| p.html.clone()).collect(),
-                false_alarms_html: e.false_alarms.as_ref().map(|p| p.html.clone()),
-                references: rule
-                    .def
-                    .references
-                    .iter()
-                    .map(|r| (r.title.clone(), r.url.clone()))
-                    .collect(),
+                explanation: ExplanationView::of(rule),
                 evidence: f.evidence.clone(),
                 reading_html: f.notes.iter().rev().map(|n| n.html.clone()).collect(),
                 versions: rule.def.versions.clone(),
+                version_mismatch: f.version_mismatch.clone(),
                 highlights: f
                     .highlights
                     .iter()
@@ -422,11 +449,11 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
                             match h.frame.and_then(|k| th.frames.get(k).map(|fr| (k, fr))) {
                                 Some((k, fr)) => (
                                     format!("{}.{}", fr.simple_class(), fr.method),
-                                    format!("t{number}-e{}-f{k}", h.throwable),
+                                    format!("{prefix}t{number}-e{}-f{k}", h.throwable),
                                 ),
                                 None => (
                                     th.simple_class().to_owned(),
-                                    format!("t{number}-e{}", h.throwable),
+                                    format!("{prefix}t{number}-e{}", h.throwable),
                                 ),
                             };
                         (h.role.clone(), name, line(h.span.start), dom)
@@ -436,6 +463,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex) -> TraceView
         })
         .collect();
     TraceView {
+        dom_id: format!("{prefix}t{number}"),
         number,
         occurrences: d.occurrences,
         lines: (
@@ -610,7 +638,7 @@ mod tests {
         );
         assert_eq!(t.findings[0].rule, "async-wait-inflight-cme");
         assert!(
-            t.findings[0].why_html.contains("<code>"),
+            t.findings[0].explanation.why_html.contains("<code>"),
             "Markdown was rendered at build time"
         );
         let roles: Vec<&str> = t

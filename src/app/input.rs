@@ -1,5 +1,6 @@
 //! The input panel: the text area, "Try the example" and "Clear".
 
+use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -10,6 +11,36 @@ pub struct Props {
     pub on_input: Callback<(String, bool)>,
     /// Whether the text area holds anything (enables "Clear").
     pub has_text: bool,
+    /// A text to put into the text area, numbered so that each request is carried out once
+    /// (the catalog's "Open this example"). The replaced text can be restored.
+    #[prop_or_default]
+    pub load: Option<(u64, Rc<str>)>,
+}
+
+/// Puts `text` into the text area, keeping the text it replaces (unless empty or the example)
+/// in `stash`, and reports the new text to `cb` for an immediate diagnosis.
+fn put(
+    area: &NodeRef,
+    stash: &UseStateHandle<Option<String>>,
+    cb: &Callback<(String, bool)>,
+    text: &str,
+) {
+    if let Some(t) = area.cast::<HtmlTextAreaElement>() {
+        let old = t.value();
+        if old == text {
+            return;
+        }
+        if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE {
+            stash.set(Some(old));
+        }
+        t.set_value(text);
+        t.set_scroll_top(0);
+        if text.is_empty() {
+            // "Clear" disables itself: move focus where the person will type next.
+            let _ = t.focus();
+        }
+    }
+    cb.emit((text.to_owned(), true));
 }
 
 /// The text area is uncontrolled: the page never rewrites what the person typed; it only reads
@@ -32,22 +63,21 @@ pub fn input_panel(props: &Props) -> Html {
         let area = area.clone();
         let cb = props.on_input.clone();
         let stash = stash.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(t) = area.cast::<HtmlTextAreaElement>() {
-                let old = t.value();
-                if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE {
-                    stash.set(Some(old));
-                }
-                t.set_value(text);
-                t.set_scroll_top(0);
-                if text.is_empty() {
-                    // "Clear" disables itself: move focus where the person will type next.
-                    let _ = t.focus();
+        Callback::from(move |_: MouseEvent| put(&area, &stash, &cb, text))
+    };
+    {
+        let area = area.clone();
+        let cb = props.on_input.clone();
+        let stash = stash.clone();
+        use_effect_with(props.load.as_ref().map(|(n, _)| *n), {
+            let load = props.load.clone();
+            move |_| {
+                if let Some((_, text)) = load {
+                    put(&area, &stash, &cb, &text);
                 }
             }
-            cb.emit((text.to_owned(), true));
-        })
-    };
+        });
+    }
     let restore = {
         let area = area.clone();
         let cb = props.on_input.clone();

@@ -1,7 +1,9 @@
 //! The Yew single-page app (feature `web`). Components render [`crate::view`] models; all
 //! parsing and matching happens in the pure core.
 
+mod catalog;
 mod chain;
+mod explanation;
 mod finding;
 mod input;
 pub mod progress;
@@ -14,7 +16,62 @@ use gloo::timers::callback::Timeout;
 use state::{Action, State, Status};
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+use yew_router::prelude::*;
+
+/// The page's routes, in the URL fragment (`#/rules/chained-copy-cme`), so that they work from
+/// any sub-path of any static host and from `file://` with no server configuration.
+#[derive(Clone, Debug, PartialEq, Routable)]
+pub enum Route {
+    /// `#/`: the diagnoser.
+    #[at("/")]
+    Home,
+    /// `#/rules`: the rule catalog.
+    #[at("/rules")]
+    Rules,
+    /// `#/rules/<id>`: one rule, with its example diagnosed live.
+    #[at("/rules/:id")]
+    Rule {
+        /// Rule id.
+        id: String,
+    },
+    /// Anything else.
+    #[not_found]
+    #[at("/404")]
+    NotFound,
+}
+
+/// Markdown already rendered to HTML at build time from our own rule files.
+fn raw(html: &str) -> Html {
+    Html::from_html_unchecked(AttrValue::from(html.to_owned()))
+}
+
+/// A click handler that brings the element with DOM id `dom` into view (opening the `details`
+/// that hold it), focuses it and flashes it, instead of following the link (the fragment holds
+/// the route).
+fn jump_to(dom: String) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        e.prevent_default();
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&dom));
+        if let Some(el) = el {
+            let mut node = el.parent_element();
+            while let Some(n) = node {
+                if n.tag_name().eq_ignore_ascii_case("details") {
+                    let _ = n.set_attribute("open", "");
+                }
+                node = n.parent_element();
+            }
+            el.scroll_into_view();
+            if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = h.focus();
+            }
+            let _ = el.class_list().add_1("flash");
+        }
+    })
+}
 
 /// Milliseconds from `performance.now()`, when the page has a Performance object.
 fn now_ms() -> Option<f64> {
@@ -78,9 +135,40 @@ pub fn bench_diagnose(text: &str, iterations: u32) -> Vec<f64> {
     ]
 }
 
-/// The page.
+/// The page: the hash router around [`Page`].
 #[function_component(App)]
 pub fn app() -> Html {
+    html! { <HashRouter><Page /></HashRouter> }
+}
+
+/// The diagnoser and the catalog. The diagnoser stays mounted (hidden) while a catalog page is
+/// shown, so the text and its diagnosis are still there when the person comes back.
+#[function_component(Page)]
+fn page() -> Html {
+    let route = use_route::<Route>().unwrap_or(Route::Home);
+    let navigator = use_navigator();
+    // A text to put into the input (the catalog's "Open this example"), numbered so that the
+    // same text can be loaded twice.
+    let load = use_state(|| None::<(u64, Rc<str>)>);
+    let on_open = {
+        let load = load.clone();
+        Callback::from(move |text: String| {
+            let n = load.as_ref().map_or(1, |(n, _)| n + 1);
+            load.set(Some((n, Rc::from(text))));
+            if let Some(nav) = &navigator {
+                nav.push(&Route::Home);
+            }
+        })
+    };
+    {
+        // A new page starts at its top.
+        let route = route.clone();
+        use_effect_with(route, |_| {
+            if let Some(w) = web_sys::window() {
+                w.scroll_to_with_x_and_y(0.0, 0.0);
+            }
+        });
+    }
     let state = use_reducer(State::default);
     // The pending debounce timer; replacing it cancels the previous one.
     let timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
@@ -203,10 +291,28 @@ pub fn app() -> Html {
         <>
         <header class="top">
             <h1><span class="logo" aria-hidden="true">{"⚕"}</span>{" Trace Doctor"}</h1>
+            <nav class="site-nav" aria-label="Pages">
+                <Link<Route> to={Route::Home} classes={classes!((route == Route::Home).then_some("current"))}>{"Diagnose"}</Link<Route>>
+                <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ format!("Rules ({})", crate::rules::catalogue().len()) }</Link<Route>>
+            </nav>
             <p class="tagline">{"Paste a Flink or JVM stack trace: the root cause, the frames that matter, and the fix. Runs entirely in your browser; nothing is sent anywhere."}</p>
         </header>
-        <main class="layout">
-            <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} />
+        if route != Route::Home {
+            <main class="layout catalog-layout">
+                { match &route {
+                    Route::Rules => html! { <catalog::RuleList /> },
+                    Route::Rule { id } => html! { <catalog::RulePageView id={AttrValue::from(id.clone())} on_open={on_open.clone()} /> },
+                    _ => html! {
+                        <section class="catalog" role="alert">
+                            <h2>{"Page not found"}</h2>
+                            <p>{"This link points to no page of Trace Doctor. "}<Link<Route> to={Route::Home}>{"Go to the diagnoser"}</Link<Route>>{" or "}<Link<Route> to={Route::Rules}>{"browse the rules"}</Link<Route>>{"."}</p>
+                        </section>
+                    },
+                } }
+            </main>
+        }
+        <main class="layout" hidden={route != Route::Home}>
+            <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} load={(*load).clone()} />
             <section class="result" aria-label="Diagnosis">
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
@@ -272,7 +378,7 @@ fn result_view(state: &State) -> Html {
                     { for model.index.iter().map(|r| html! {
                         <li>
                             if r.shown {
-                                <a href={format!("#t{}", r.number)}><code>{ &r.what }</code></a>
+                                <a href={format!("#t{}", r.number)} onclick={jump_to(format!("t{}", r.number))}><code>{ &r.what }</code></a>
                             } else {
                                 <code>{ &r.what }</code>
                             }

@@ -21,7 +21,7 @@ pub fn trace_card(props: &Props) -> Html {
         (n, None) => format!(" · seen {n} times"),
     };
     html! {
-        <article class="trace" id={format!("t{}", t.number)} aria-label={format!("Trace {}", t.number)}>
+        <article class="trace" id={t.dom_id.clone()} aria-label={format!("Trace {}", t.number)}>
             <h2 class="trace-head">{ format!("{} {} · lines {}–{}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number, t.lines.0, t.lines.1) }</h2>
             if !t.facts.is_empty() {
                 <dl class="context">

@@ -105,7 +105,10 @@ fn main() -> ExitCode {
                                 "title": r.def.title,
                                 "category": r.def.category,
                                 "severity": r.def.severity,
+                                "platform": r.def.platform,
                                 "versions": r.def.versions,
+                                "since": r.def.since,
+                                "fixed_in": r.def.fixed_in,
                             })
                         })
                         .collect();

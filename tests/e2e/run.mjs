@@ -607,6 +607,69 @@ async function paste(page, selector, text) {
   return 'value set + input event';
 }
 
+/** Every rule id with a rule.toml. */
+function allRuleIds() {
+  return fs
+    .readdirSync(RULES_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(RULES_DIR, d.name, 'rule.toml')))
+    .map((d) => d.name)
+    .sort();
+}
+
+await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its own example live', async (check) => {
+  const ids = allRuleIds();
+  // Text typed in the diagnoser must survive a trip through the catalog.
+  await openApp(page);
+  const typed = 'my own notes, not a trace\n';
+  await page.fill('#trace-input', typed);
+  await page.goto(`${PAGE_URL}#/rules`, { waitUntil: 'load' });
+  await page.locator('.rule-entry').first().waitFor({ timeout: 10_000 });
+  const listed = await page.$$eval('.rule-entry[data-rule]', (els) => els.map((e) => e.getAttribute('data-rule')).sort());
+  check(JSON.stringify(listed) === JSON.stringify(ids), `#/rules lists ${listed.length} rules, rule folders hold ${ids.length}: missing ${ids.filter((i) => !listed.includes(i))}`);
+  await page.screenshot({ path: path.join(OUT, 'catalog.png'), fullPage: false });
+  // The filter narrows the list.
+  await page.fill('#rule-filter', 'ConcurrentModification');
+  const filtered = await page.locator('.rule-entry').count();
+  check(filtered > 0 && filtered < ids.length, `filter "ConcurrentModification" kept ${filtered} of ${ids.length}`);
+  const failures = [];
+  for (const id of ids) {
+    // Navigating by hash (no reload) is how the page's own links move.
+    await page.evaluate((h) => { location.hash = h; }, `#/rules/${id}`);
+    try {
+      await page.waitForSelector(`.rule-page[data-rule="${id}"] .example-status[data-lead]`, { timeout: 5_000 });
+    } catch {
+      failures.push(`${id}: the rule page did not render`);
+      continue;
+    }
+    const lead = await page.$eval('.example-status', (e) => e.getAttribute('data-lead'));
+    const first = await page.$$eval('.rule-page .trace .finding[data-rule]', (els) => els.map((e) => e.getAttribute('data-rule'))[0] ?? null);
+    if (lead !== id || first !== id) failures.push(`${id}: its example leads with ${lead} (first finding card: ${first})`);
+  }
+  for (const f of failures) check(false, f);
+  await page.evaluate(() => { location.hash = '#/rules/async-wait-inflight-cme'; });
+  await page.waitForSelector('.rule-page[data-rule="async-wait-inflight-cme"]');
+  await page.screenshot({ path: path.join(OUT, 'rule-page.png'), fullPage: false });
+  // An unknown rule and an unknown route get a clear message.
+  await page.evaluate(() => { location.hash = '#/rules/no-such-rule'; });
+  await page.waitForSelector('.catalog[role="alert"]', { timeout: 5_000 });
+  check((await page.textContent('.catalog[role="alert"]')).includes('no rule "no-such-rule"'), 'unknown rule message');
+  // Back to the diagnoser: the typed text is still there.
+  await page.click('.site-nav a:first-child');
+  await page.locator('#trace-input').waitFor({ state: 'visible' });
+  check((await page.inputValue('#trace-input')) === typed, 'the typed text survived the catalog');
+  // "Open this example in the diagnoser" loads it, diagnoses it, and keeps the typed text restorable.
+  await page.evaluate(() => { location.hash = '#/rules/chained-copy-cme'; });
+  await page.click('#open-example');
+  await page.locator('#trace-input').waitFor({ state: 'visible' });
+  await waitDone(page, 10_000);
+  const ids2 = await findingIds(page);
+  check(ids2[0] === 'chained-copy-cme', `after "Open this example": findings ${JSON.stringify(ids2)}`);
+  check((await page.locator('#restore').count()) === 1, 'the replaced text can be restored');
+  // A finding links to its catalog page.
+  await page.click('.finding.primary .rule-link a');
+  await page.waitForSelector('.rule-page[data-rule="chained-copy-cme"]', { timeout: 5_000 });
+});
+
 await test('huge paste (>= 2 MB): the page stays responsive and finishes', async (check) => {
   const unit = flagshipText.endsWith('\n') ? flagshipText : flagshipText + '\n';
   const copies = Math.ceil(HUGE_BYTES / Buffer.byteLength(unit));

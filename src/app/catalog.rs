@@ -1,0 +1,149 @@
+//! The rule catalog pages: `#/rules` (every rule by category, with a filter) and
+//! `#/rules/<id>` (one rule, with its example trace diagnosed live). They render the view models
+//! of [`crate::catalog`].
+
+use super::explanation::Explanation;
+use super::trace::TraceCard;
+use super::Route;
+use crate::catalog;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+/// `#/rules`: every rule, grouped by category.
+#[function_component(RuleList)]
+pub fn rule_list() -> Html {
+    let groups = use_memo((), |_| catalog::groups());
+    let filter = use_state(String::new);
+    let oninput = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                filter.set(i.value());
+            }
+        })
+    };
+    let needle = filter.trim().to_lowercase();
+    let keep = |e: &catalog::Entry| {
+        needle.is_empty()
+            || [&e.id, &e.title, &e.summary_html, &e.versions]
+                .iter()
+                .any(|s| s.to_lowercase().contains(&needle))
+    };
+    let total: usize = groups.iter().map(|(_, e)| e.len()).sum();
+    let shown: usize = groups
+        .iter()
+        .map(|(_, e)| e.iter().filter(|x| keep(x)).count())
+        .sum();
+    html! {
+        <section class="catalog" aria-labelledby="catalog-title">
+            <h2 id="catalog-title">{ format!("The knowledge base: {total} rules") }</h2>
+            <p>{"Each rule names a failure Flink users bring to the mailing lists, how to recognise it in a stack trace, and how to fix it. Each page diagnoses the rule's example trace live, in this page."}</p>
+            <p>
+                <label for="rule-filter">{"Filter "}</label>
+                <input id="rule-filter" type="search" placeholder="class, message, config key…" {oninput} value={(*filter).clone()} />
+                if !needle.is_empty() {
+                    <span class="count" role="status">{ format!(" {shown} of {total}") }</span>
+                }
+            </p>
+            { for groups.iter().filter(|(_, e)| e.iter().any(&keep)).map(|(label, entries)| html! {
+                <section class="rule-group">
+                    <h3>{ label }</h3>
+                    <ul class="rule-list">
+                        { for entries.iter().filter(|x| keep(x)).map(|e| html! {
+                            <li class={classes!("rule-entry", e.severity.clone())} data-rule={e.id.clone()}>
+                                <Link<Route> to={Route::Rule { id: e.id.clone() }}>{ &e.title }</Link<Route>>
+                                <span class="rule-meta">{ format!(" — {} · {}", e.id, if e.platform == "jvm" { "any JVM" } else { "Flink" }) }</span>
+                                <div class="summary">{ super::raw(&e.summary_html) }</div>
+                            </li>
+                        }) }
+                    </ul>
+                </section>
+            }) }
+        </section>
+    }
+}
+
+/// Properties of [`RulePageView`].
+#[derive(Properties, PartialEq)]
+pub struct RuleProps {
+    /// Rule id from the route.
+    pub id: AttrValue,
+    /// Puts a text into the diagnoser's input (and goes there).
+    pub on_open: Callback<String>,
+}
+
+/// `#/rules/<id>`: one rule, and its example trace diagnosed live.
+#[function_component(RulePageView)]
+pub fn rule_page_view(props: &RuleProps) -> Html {
+    let page = use_memo(props.id.clone(), |id| catalog::rule_page(id));
+    // The example is diagnosed here, in the page, each time the page is opened: the same code
+    // path as a paste. DOM ids get the prefix `ex-` so they do not clash with the diagnoser's.
+    let model = use_memo(props.id.clone(), |id| {
+        catalog::rule_page(id).map(|p| {
+            let d = crate::diagnose(&p.example);
+            crate::view::build_in(&p.example, &d, "ex-")
+        })
+    });
+    let Some(page) = page.as_ref() else {
+        return html! {
+            <section class="catalog" role="alert">
+                <h2>{"No such rule"}</h2>
+                <p>{ format!("Trace Doctor has no rule \"{}\". ", props.id) }<Link<Route> to={Route::Rules}>{"See all rules."}</Link<Route>></p>
+            </section>
+        };
+    };
+    let e = &page.entry;
+    let lead = model
+        .as_ref()
+        .as_ref()
+        .and_then(|m| m.traces.first())
+        .and_then(|t| t.findings.first())
+        .map(|f| f.rule.clone());
+    let open = {
+        let cb = props.on_open.clone();
+        let text = page.example.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(text.clone()))
+    };
+    html! {
+        <article class="catalog rule-page" data-rule={e.id.clone()} aria-labelledby="rule-title">
+            <p class="crumbs"><Link<Route> to={Route::Rules}>{"All rules"}</Link<Route>>{ format!(" › {}", catalog::category_label(&e.category)) }</p>
+            <h2 id="rule-title">{ &e.title }</h2>
+            <div class="summary">{ super::raw(&e.summary_html) }</div>
+            <dl class="context rule-facts">
+                <div class="fact"><dt>{"Id"}</dt><dd><code>{ &e.id }</code></dd></div>
+                <div class="fact"><dt>{"Category"}</dt><dd>{ catalog::category_label(&e.category) }</dd></div>
+                <div class="fact"><dt>{"Severity"}</dt><dd>{ &e.severity }</dd></div>
+                <div class="fact"><dt>{"Applies to"}</dt><dd>{ if e.platform == "jvm" { "any JVM software" } else { "Flink" } }</dd></div>
+                <div class="fact"><dt>{"Flink versions"}</dt><dd>{ &e.versions }</dd></div>
+                if let Some(v) = &page.since {
+                    <div class="fact"><dt>{"Since"}</dt><dd>{ v }</dd></div>
+                }
+                if let Some(v) = &page.fixed_in {
+                    <div class="fact"><dt>{"Fixed in"}</dt><dd>{ v }</dd></div>
+                }
+            </dl>
+            <h3>{"What it looks for"}</h3>
+            <ul class="conditions">{ for page.conditions.iter().map(|c| html! { <li>{ c }</li> }) }</ul>
+            <Explanation explanation={page.explanation.clone()} open={true} />
+            <section class="example" aria-labelledby="example-title">
+                <h3 id="example-title">{ format!("Example, diagnosed live ({})", page.example_name) }</h3>
+                <p class="example-status" data-lead={lead.clone().unwrap_or_default()}>{
+                    match &lead {
+                        Some(r) if *r == e.id => "This example is diagnosed by this rule, right now, in your browser.".to_owned(),
+                        Some(r) => format!("This example now leads with another rule ({r}): the rule or the example needs a look."),
+                        None => "No rule matches this example any more: the rule or the example needs a look.".to_owned(),
+                    }
+                }</p>
+                <p><button type="button" class="primary" id="open-example" onclick={open}>{"Open this example in the diagnoser"}</button></p>
+                <details class="example-text">
+                    <summary>{"The example's text"}</summary>
+                    <pre>{ &page.example }</pre>
+                </details>
+                if let Some(m) = model.as_ref() {
+                    { for m.traces.iter().map(|t| html! { <TraceCard trace={t.clone()} /> }) }
+                }
+            </section>
+        </article>
+    }
+}

@@ -1,0 +1,237 @@
+//! The rule catalog as view models: every rule of [`crate::rules::catalogue`] grouped by
+//! category for `#/rules`, and one rule's page for `#/rules/<id>` (its metadata, what it looks
+//! for in words, its explanation, and its example trace). Knows nothing of Yew.
+
+use crate::rules::{self, schema::Condition, Rule};
+use crate::view::ExplanationView;
+use serde::{Deserialize, Serialize};
+
+/// Categories in the order the catalog lists them: (id as written in `rule.toml`, label).
+pub const CATEGORIES: &[(&str, &str)] = &[
+    ("checkpointing", "Checkpointing"),
+    ("state-serialization", "State and serialization"),
+    ("classloading-dependencies", "Classloading and dependencies"),
+    ("memory-resources", "Memory and resources"),
+    ("network-cluster", "Network and cluster"),
+    ("connectors", "Connectors"),
+    ("sql-table", "SQL and Table API"),
+    ("pyflink", "PyFlink"),
+    ("deployment", "Deployment"),
+    ("async-io", "Async I/O"),
+    ("jvm", "Any JVM software"),
+];
+
+/// The label of a category id (`Memory and resources`); an unknown id is shown as written.
+pub fn category_label(id: &str) -> &str {
+    CATEGORIES
+        .iter()
+        .find(|(c, _)| *c == id)
+        .map_or(id, |(_, label)| label)
+}
+
+/// One line of the catalog.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Rule id (`async-wait-inflight-cme`).
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Category id.
+    pub category: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// `flink` or `jvm`.
+    pub platform: String,
+    /// Versions, in words.
+    pub versions: String,
+    /// Summary (HTML).
+    pub summary_html: String,
+}
+
+impl Entry {
+    fn of(rule: &Rule) -> Entry {
+        let d = &rule.def;
+        Entry {
+            id: d.id.clone(),
+            title: d.title.clone(),
+            category: d.category.clone(),
+            severity: d.severity.clone(),
+            platform: d.platform.clone(),
+            versions: d.versions.clone(),
+            summary_html: d.summary.html.clone(),
+        }
+    }
+}
+
+/// Every rule, grouped by category: `(category label, entries by title)`, categories in
+/// [`CATEGORIES`] order, then any other category by name.
+pub fn groups() -> Vec<(String, Vec<Entry>)> {
+    let mut cats: Vec<&str> = rules::catalogue()
+        .iter()
+        .map(|r| r.def.category.as_str())
+        .collect();
+    let rank = |c: &str| CATEGORIES.iter().position(|(id, _)| *id == c);
+    cats.sort_by(|a, b| (rank(a).is_none(), rank(a), *a).cmp(&(rank(b).is_none(), rank(b), *b)));
+    cats.dedup();
+    cats.into_iter()
+        .map(|c| {
+            let mut entries: Vec<Entry> = rules::catalogue()
+                .iter()
+                .filter(|r| r.def.category == c)
+                .map(Entry::of)
+                .collect();
+            entries.sort_by(|a, b| a.title.cmp(&b.title));
+            (category_label(c).to_owned(), entries)
+        })
+        .collect()
+}
+
+/// One rule's page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RulePage {
+    /// The catalog line.
+    pub entry: Entry,
+    /// First Flink version with the failure, when known (`1.11`).
+    pub since: Option<String>,
+    /// First Flink version without it, when fixed (`1.13`).
+    pub fixed_in: Option<String>,
+    /// What the rule looks for, one sentence per condition (Markdown-free text).
+    pub conditions: Vec<String>,
+    /// The explanation.
+    pub explanation: ExplanationView,
+    /// The example fixture's file name (`match-seed.txt`).
+    pub example_name: String,
+    /// The example trace, diagnosed live on the page.
+    pub example: String,
+}
+
+/// The page of the rule `id`; `None` for an unknown id.
+pub fn rule_page(id: &str) -> Option<RulePage> {
+    let rule = rules::by_id(id)?;
+    let d = &rule.def;
+    Some(RulePage {
+        entry: Entry::of(rule),
+        since: d.since.clone(),
+        fixed_in: d.fixed_in.clone(),
+        conditions: d.conditions.iter().map(condition_text).collect(),
+        explanation: ExplanationView::of(rule),
+        example_name: d.example.clone().unwrap_or_default(),
+        example: rules::example(id).unwrap_or_default().to_owned(),
+    })
+}
+
+fn place(within: &str) -> String {
+    match within {
+        "any" => "in any throwable of the trace".into(),
+        "top" => "in the top-level throwable".into(),
+        "root" => "in the root cause".into(),
+        name => format!("in the throwable named `{name}`"),
+    }
+}
+
+fn optional(optional: bool) -> &'static str {
+    if optional {
+        " (optional: highlighted when present)"
+    } else {
+        ""
+    }
+}
+
+/// One condition in words (`A throwable of class java.util.ConcurrentModificationException,
+/// named cme`).
+pub fn condition_text(c: &Condition) -> String {
+    match c {
+        Condition::Throwable {
+            class,
+            message,
+            bind,
+            optional: opt,
+            ..
+        } => {
+            let mut s = format!("A throwable of class {class}");
+            if let Some(m) = message {
+                s.push_str(&format!(" whose message matches /{m}/"));
+            }
+            if let Some(b) = bind {
+                s.push_str(&format!(", named `{b}`"));
+            }
+            s + optional(*opt)
+        }
+        Condition::Sequence {
+            within,
+            steps,
+            optional: opt,
+        } => {
+            let list: Vec<String> = steps
+                .iter()
+                .map(|st| {
+                    if st.optional {
+                        format!("[{}]", st.frame)
+                    } else {
+                        st.frame.clone()
+                    }
+                })
+                .collect();
+            format!(
+                "Frames in this order, innermost first, other frames between them allowed ({}; [optional] steps are highlighted when present): {}{}",
+                place(within),
+                list.join(" → "),
+                optional(*opt)
+            )
+        }
+        Condition::Frame {
+            within,
+            frame,
+            optional: opt,
+            ..
+        } => format!("A frame {frame} {}{}", place(within), optional(*opt)),
+        Condition::UserFrame {
+            within,
+            optional: opt,
+            ..
+        } => format!(
+            "A frame of your own code (not the JDK, Flink, Scala or a known library) {}{}",
+            place(within),
+            optional(*opt)
+        ),
+        Condition::Absent { within, frame } => {
+            format!("No frame {frame} {}", place(within))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_in_one_group_and_has_a_page_with_its_example() {
+        let groups = groups();
+        let listed: usize = groups.iter().map(|(_, e)| e.len()).sum();
+        assert_eq!(listed, rules::catalogue().len());
+        for (label, entries) in &groups {
+            assert!(!entries.is_empty(), "{label}");
+        }
+        for rule in rules::catalogue() {
+            let page = rule_page(&rule.def.id).expect("a page");
+            assert!(page.example_name.starts_with("match-"), "{}", rule.def.id);
+            assert!(!page.example.trim().is_empty(), "{}", rule.def.id);
+            assert_eq!(page.conditions.len(), rule.def.conditions.len());
+        }
+        assert!(rule_page("no-such-rule").is_none());
+    }
+
+    #[test]
+    fn categories_have_labels_and_the_flagship_reads_in_words() {
+        assert_eq!(category_label("checkpointing"), "Checkpointing");
+        assert_eq!(category_label("something-new"), "something-new");
+        let page = rule_page("async-wait-inflight-cme").expect("flagship");
+        assert!(page.conditions[0]
+            .starts_with("A throwable of class java.util.ConcurrentModificationException"));
+        assert!(page
+            .conditions
+            .iter()
+            .any(|c| c.starts_with("Frames in this order")));
+        assert_eq!(page.since.as_deref(), Some("1.3"));
+    }
+}
