@@ -46,6 +46,9 @@ pub struct Entry {
     pub versions: String,
     /// Summary (HTML).
     pub summary_html: String,
+    /// What a filter searches, lowercased: id, title, summary, versions, and the throwable
+    /// classes, messages and frames the conditions name.
+    pub search_text: String,
 }
 
 impl Entry {
@@ -59,6 +62,30 @@ impl Entry {
             platform: d.platform.clone(),
             versions: d.versions.clone(),
             summary_html: d.summary.html.clone(),
+            search_text: {
+                let mut parts = vec![
+                    d.id.clone(),
+                    d.title.clone(),
+                    d.summary.md.clone(),
+                    d.versions.clone(),
+                ];
+                for c in &d.conditions {
+                    match c {
+                        Condition::Throwable { class, message, .. } => {
+                            parts.push(class.clone());
+                            parts.extend(message.clone());
+                        }
+                        Condition::Sequence { steps, .. } => {
+                            parts.extend(steps.iter().map(|s| s.frame.clone()));
+                        }
+                        Condition::Frame { frame, .. } | Condition::Absent { frame, .. } => {
+                            parts.push(frame.clone());
+                        }
+                        Condition::UserFrame { .. } => {}
+                    }
+                }
+                parts.join("\n").to_lowercase()
+            },
         }
     }
 }
@@ -125,7 +152,7 @@ fn place(within: &str) -> String {
         "any" => "in any throwable of the trace".into(),
         "top" => "in the top-level throwable".into(),
         "root" => "in the root cause".into(),
-        name => format!("in the throwable named `{name}`"),
+        name => format!("in the throwable named \"{name}\""),
     }
 }
 
@@ -153,7 +180,7 @@ pub fn condition_text(c: &Condition) -> String {
                 s.push_str(&format!(" whose message matches /{m}/"));
             }
             if let Some(b) = bind {
-                s.push_str(&format!(", named `{b}`"));
+                s.push_str(&format!(", named \"{b}\""));
             }
             s + optional(*opt)
         }
@@ -219,6 +246,14 @@ mod tests {
             assert_eq!(page.conditions.len(), rule.def.conditions.len());
         }
         assert!(rule_page("no-such-rule").is_none());
+        let flagship = groups
+            .iter()
+            .flat_map(|(_, e)| e)
+            .find(|e| e.id == "async-wait-inflight-cme")
+            .expect("listed");
+        assert!(flagship
+            .search_text
+            .contains("java.util.concurrentmodificationexception"));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Inferring the Flink version from a trace: exact from log4j2 jar suffixes
-//! (`~[flink-dist_2.11-1.13.2.jar:1.13.2]`), otherwise a range from frames that exist only in
-//! some versions (`knowledge/version-hints.toml`), narrowed by the release dates when the text
-//! carries a date (a release newer than the text cannot have produced it).
+//! (`~[flink-dist_2.11-1.13.2.jar:1.13.2]`), otherwise a range of known releases narrowed by
+//! frames that exist only in some versions, by the release dates when the text carries a date
+//! (a release newer than the text cannot have produced it), and by the line numbers of
+//! well-known frames (`Task.run(Task.java:566)` is printed by 1.13.x only): all from
+//! `knowledge/version-hints.toml` (`knowledge/line-numbers.md` says how the lines were read).
 
 use crate::glob;
 use crate::model::Trace;
@@ -60,9 +62,25 @@ struct Hint {
     source: String,
 }
 
+/// One `[[line]]` entry, compiled.
+struct LineFact {
+    frame: String,
+    /// `None`: any frame below the top; `Some((re, top))`: the frame above must match `re`, or,
+    /// when `top`, the frame is the top of a throwable whose `new <class>` matches `re`.
+    callee: Option<(Regex, bool)>,
+    file: String,
+    line: u32,
+    versions: Vec<Version>,
+}
+
 struct Knowledge {
     hints: Vec<Hint>,
-    releases: Vec<(Version, String)>,
+    lines: Vec<LineFact>,
+    /// Releases whose compiled classes were read for `lines`, sorted.
+    checked: Vec<Version>,
+    /// Every known release (the `[[release]]` entries, the checked ones and those the line
+    /// hints name), sorted, with its date when known.
+    releases: Vec<(Version, Option<String>)>,
 }
 
 const HINTS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/version-hints.json"));
@@ -71,7 +89,9 @@ fn knowledge() -> &'static Knowledge {
     static K: OnceLock<Knowledge> = OnceLock::new();
     K.get_or_init(|| {
         let raw: VersionKnowledge = serde_json::from_str(HINTS_JSON).unwrap_or(VersionKnowledge {
+            checked: Vec::new(),
             hint: Vec::new(),
+            line: Vec::new(),
             release: Vec::new(),
         });
         let hints = raw
@@ -87,13 +107,56 @@ fn knowledge() -> &'static Knowledge {
                 })
             })
             .collect();
-        let mut releases: Vec<(Version, String)> = raw
+        let lines: Vec<LineFact> = raw
+            .line
+            .into_iter()
+            .filter_map(|l| {
+                let callee = match l.callee.as_deref() {
+                    None => None,
+                    Some(c) => {
+                        let top = c.starts_with("new ");
+                        Some((glob::compile(c).ok()?, top))
+                    }
+                };
+                Some(LineFact {
+                    frame: l.frame,
+                    callee,
+                    file: l.file,
+                    line: l.line,
+                    versions: l.versions.iter().filter_map(|v| Version::parse(v)).collect(),
+                })
+            })
+            .collect();
+        let mut checked: Vec<Version> = raw
+            .checked
+            .iter()
+            .filter_map(|v| Version::parse(v))
+            .collect();
+        checked.sort();
+        checked.dedup();
+        let mut releases: Vec<(Version, Option<String>)> = raw
             .release
             .into_iter()
             .filter_map(|r| Some((Version::parse(&r.version)?, r.date)))
             .collect();
+        let named = checked
+            .iter()
+            .chain(lines.iter().flat_map(|l| l.versions.iter()))
+            .copied()
+            .collect::<Vec<_>>();
+        for v in named {
+            if !releases.iter().any(|(r, _)| *r == v) {
+                releases.push((v, None));
+            }
+        }
         releases.sort();
-        Knowledge { hints, releases }
+        releases.dedup_by(|a, b| a.0 == b.0);
+        Knowledge {
+            hints,
+            lines,
+            checked,
+            releases,
+        }
     })
 }
 
@@ -109,7 +172,157 @@ fn jar_version() -> &'static Regex {
     })
 }
 
+/// What one printed frame's line says: the releases that can print it.
+struct LineEvidence {
+    /// `Task.run at Task.java:566`.
+    what: String,
+    /// Checked releases that print it (empty: none does).
+    printers: Vec<Version>,
+    /// Known releases that may have printed it: `printers` and the unchecked releases next to
+    /// them (or every unchecked release when no checked one prints it).
+    possible: Vec<Version>,
+}
+
+/// Releases that may print a frame the checked releases `printers` print: those, and each
+/// unchecked release that no checked release separates from one of them. When no checked
+/// release prints it, every unchecked release may.
+fn possible_releases(k: &Knowledge, printers: &[Version]) -> Vec<Version> {
+    k.releases
+        .iter()
+        .map(|(v, _)| *v)
+        .filter(|v| {
+            if k.checked.binary_search(v).is_ok() {
+                return printers.contains(v);
+            }
+            if printers.is_empty() {
+                return true;
+            }
+            let below = k.checked.iter().rev().find(|c| *c < v);
+            let above = k.checked.iter().find(|c| *c > v);
+            below.is_some_and(|c| printers.contains(c)) || above.is_some_and(|c| printers.contains(c))
+        })
+        .collect()
+}
+
+/// The line evidence of every frame of `trace` that a `[[line]]` entry speaks of, one per
+/// distinct frame and line.
+fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
+    let mut out: Vec<LineEvidence> = Vec::new();
+    for t in &trace.throwables {
+        let frames: Vec<&crate::model::Frame> = t.printed_frames().collect();
+        for (i, f) in frames.iter().enumerate() {
+            let (Some(file), Some(line)) = (f.file(), f.line()) else {
+                continue;
+            };
+            let qm = f.qualified_method();
+            let above = match i.checked_sub(1).and_then(|j| frames.get(j)) {
+                Some(c) => c.qualified_method(),
+                None => format!("new {}", t.class),
+            };
+            let applies = |l: &&LineFact| {
+                l.frame == qm
+                    && l.file == file
+                    && match &l.callee {
+                        None => i > 0,
+                        Some((re, top)) => *top == (i == 0) && re.is_match(&above),
+                    }
+            };
+            let facts: Vec<&LineFact> = k.lines.iter().filter(applies).collect();
+            if facts.is_empty() {
+                continue;
+            }
+            let what = format!("{}.{} at {file}:{line}", f.simple_class(), f.method);
+            if out.iter().any(|e| e.what == what) {
+                continue;
+            }
+            let mut printers: Vec<Version> = facts
+                .iter()
+                .filter(|l| l.line == line)
+                .flat_map(|l| l.versions.iter().copied())
+                .collect();
+            printers.sort();
+            printers.dedup();
+            let possible = possible_releases(k, &printers);
+            out.push(LineEvidence {
+                what,
+                printers,
+                possible,
+            });
+        }
+    }
+    out
+}
+
+/// `1.14.0 – 1.14.6, 1.16.1` for `vs`: runs of consecutive known releases joined.
+fn runs(k: &Knowledge, vs: &[Version]) -> String {
+    let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Option<(Version, Version, usize)> = None;
+    let mut flush = |run: Option<(Version, Version, usize)>, parts: &mut Vec<String>| {
+        if let Some((a, b, _)) = run {
+            parts.push(if a == b {
+                a.to_string()
+            } else {
+                format!("{a} – {b}")
+            });
+        }
+    };
+    for v in vs {
+        let idx = all.binary_search(v).ok();
+        run = match (run, idx) {
+            (Some((a, _, last)), Some(i)) if i == last + 1 => Some((a, *v, i)),
+            (r, i) => {
+                flush(r, &mut parts);
+                Some((*v, *v, i.unwrap_or(usize::MAX - 1)))
+            }
+        };
+    }
+    flush(run, &mut parts);
+    parts.join(", ")
+}
+
+/// Whether release `v` came out after `date` (`YYYY-MM-DD`): its own date is later, or a
+/// release that must precede it (an earlier patch of its minor, or the `.0` of its minor or
+/// of an older one) is dated later.
+fn released_after(k: &Knowledge, v: Version, date: &str) -> bool {
+    k.releases.iter().any(|(r, d)| {
+        d.as_deref().is_some_and(|d| d > date)
+            && (*r == v
+                || ((r.0, r.1) == (v.0, v.1) && r.2 <= v.2)
+                || (r.2 == 0 && (r.0, r.1) <= (v.0, v.1)))
+    })
+}
+
+/// The range `vs` (sorted, known releases) in words, given the known releases `all`.
+fn describe(vs: &[Version], all: &[Version]) -> (Option<Version>, Option<Version>, String) {
+    let (Some(&lo), Some(&hi)) = (vs.first(), vs.last()) else {
+        return (None, None, "unknown".to_owned());
+    };
+    let lower = all.first().is_some_and(|f| lo > *f);
+    let upper = all.last().is_some_and(|l| hi < *l);
+    match (lower, upper) {
+        (true, true) if lo == hi => (Some(lo), Some(hi), lo.to_string()),
+        (true, true) => (Some(lo), Some(hi), format!("{lo} – {hi}")),
+        (true, false) => (Some(lo), None, format!("{} or later", short(lo))),
+        (false, true) => {
+            let next = all.iter().find(|v| **v > hi);
+            let words = match next {
+                Some(n) if n.2 == 0 => format!("before {}.{}", n.0, n.1),
+                _ => format!("{hi} or earlier"),
+            };
+            (None, Some(hi), words)
+        }
+        (false, false) => (None, None, "unknown".to_owned()),
+    }
+}
+
 /// Infers the version from `trace`'s frames and the `date` printed with it (`YYYY-MM-DD…`).
+///
+/// The evidence, strongest first: a Flink jar's version in log4j2's extended frames (exact,
+/// and it wins over anything else); frames that exist only in some versions; the date (a
+/// release newer than the text cannot have produced it); the line numbers of well-known
+/// frames. Each narrows the set of known releases; one that would leave none is not used and
+/// a reason says so, as does a line that disagrees with the jar.
 pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let frames = || trace.throwables.iter().flat_map(|t| t.printed_frames());
     let mut reasons = Vec::new();
@@ -123,76 +336,133 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     if let Some((v, jar)) = &exact {
         reasons.push(format!("{v}: the frames name the jar {jar}"));
     }
+    let exact_v = exact.as_ref().and_then(|(v, _)| Version::parse(v));
     let k = knowledge();
-    let mut min: Option<Version> = None;
-    let mut before: Option<Version> = None;
+    let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
+    let mut cands: Vec<Version> = all.clone();
+    // Narrows `cands` to those `keep` allows, unless that leaves none.
+    let mut narrow = |cands: &mut Vec<Version>, keep: &dyn Fn(Version) -> bool| -> bool {
+        let next: Vec<Version> = cands.iter().copied().filter(|v| keep(*v)).collect();
+        if next.is_empty() {
+            return false;
+        }
+        *cands = next;
+        true
+    };
     for hint in &k.hints {
-        let Some(f) = frames().find(|f| hint.frame.is_match(&f.qualified_method())) else {
+        if !frames().any(|f| hint.frame.is_match(&f.qualified_method())) {
             continue;
-        };
-        let _ = f;
-        if let Some(m) = hint.min {
-            if min.is_none_or(|cur| m > cur) {
-                min = Some(m);
-            }
+        }
+        let (min, before) = (hint.min, hint.before);
+        let mut words = Vec::new();
+        if let Some(m) = min {
+            words.push(format!("{} or later", short(m)));
+        }
+        if let Some(b) = before {
+            words.push(format!("before {}", short(b)));
+        }
+        if words.is_empty() {
+            continue;
+        }
+        let keep = |v: Version| min.is_none_or(|m| v >= m) && before.is_none_or(|b| v < b);
+        let applied = narrow(&mut cands, &keep);
+        for w in &words {
+            reasons.push(format!("{w}: {} ({})", hint.reason, hint.source));
+        }
+        if !applied {
             reasons.push(format!(
-                "{}.{} or later: {} ({})",
-                m.0, m.1, hint.reason, hint.source
+                "conflict: {} contradicts the other frames; not used",
+                words.join(", ")
             ));
         }
-        if let Some(b) = hint.before {
-            if before.is_none_or(|cur| b < cur) {
-                before = Some(b);
-            }
+        if let Some(x) = exact_v.filter(|x| !keep(*x)) {
             reasons.push(format!(
-                "before {}.{}: {} ({})",
-                b.0, b.1, hint.reason, hint.source
+                "conflict: the jar names {x}, outside {}; the jar wins",
+                words.join(", ")
             ));
         }
     }
-    // A release published after the date in the text cannot have produced the trace.
-    let mut max: Option<Version> = None;
-    if let (Some(date), Some(lo)) = (date.and_then(|d| d.get(..10)), min) {
-        let newer = k
-            .releases
-            .iter()
-            .filter(|(v, d)| *v >= lo && d.as_str() > date)
-            .map(|(v, _)| *v)
-            .min();
-        if let Some(first_newer) = newer {
-            let last_older = k
-                .releases
+    // A release published after the date in the text cannot have produced it (applied once
+    // something else has bounded the version from below).
+    if let Some(date) = date.and_then(|d| d.get(..10)) {
+        let lower = all.first().is_some_and(|f| cands.first().is_some_and(|c| c > f));
+        if lower {
+            let before = cands.clone();
+            if narrow(&mut cands, &|v| !released_after(k, v, date)) && cands != before {
+                if let Some(last) = cands.last() {
+                    let first_newer = before.iter().find(|v| *v > last);
+                    reasons.push(match first_newer {
+                        Some(n) => format!(
+                            "{last} or earlier: the text is dated {date}, before {n} was released"
+                        ),
+                        None => format!("{last} or earlier: the text is dated {date}"),
+                    });
+                }
+            }
+        }
+    }
+    // Line numbers: a frame below the top is printed at the call it is making.
+    for e in line_evidence(k, trace) {
+        let possible = e.possible.clone();
+        let applied = narrow(&mut cands, &|v| possible.binary_search(&v).is_ok());
+        let reason = if e.printers.is_empty() {
+            format!(
+                "not a release checked ({}): {} is printed by none of them (another release, or a patched build)",
+                runs(k, &k.checked),
+                e.what
+            )
+        } else {
+            let unchecked: Vec<Version> = e
+                .possible
                 .iter()
-                .filter(|(v, d)| *v >= lo && *v < first_newer && d.as_str() <= date)
-                .map(|(v, _)| *v)
-                .max();
-            if let Some(last) = last_older {
-                max = Some(last);
-                reasons.push(format!(
-                    "{last} or earlier: the text is dated {date}, before {first_newer} was released"
+                .copied()
+                .filter(|v| k.checked.binary_search(v).is_err())
+                .collect();
+            let mut r = format!(
+                "{}: {} is printed by {}",
+                describe(&e.possible, &all).2,
+                e.what,
+                runs(k, &e.printers)
+            );
+            if !unchecked.is_empty() {
+                r.push_str(&format!(
+                    " (of the releases checked; {} unchecked)",
+                    runs(k, &unchecked)
                 ));
             }
+            r
+        };
+        reasons.push(reason);
+        if !applied {
+            reasons.push(format!(
+                "conflict: {} contradicts the other evidence ({}); not used",
+                e.what,
+                describe(&cands, &all).2
+            ));
+        }
+        if let Some(x) = exact_v.filter(|x| e.possible.binary_search(x).is_err()) {
+            reasons.push(format!(
+                "conflict: the jar names {x}, which prints {} differently; the jar wins (a patched build?)",
+                e.what
+            ));
         }
     }
-    let fmt_min = |v: Version| format!("{}.{}", v.0, v.1);
-    let summary = match (&exact, min, max, before) {
-        (Some((v, _)), ..) => v.clone(),
-        (None, Some(lo), Some(hi), _) => format!("{} – {hi}", Version(lo.0, lo.1, 0)),
-        (None, Some(lo), None, Some(b)) => {
-            format!("{} or later, before {}", fmt_min(lo), fmt_min(b))
-        }
-        (None, Some(lo), None, None) => format!("{} or later", fmt_min(lo)),
-        (None, None, _, Some(b)) => format!("before {}", fmt_min(b)),
-        (None, None, _, None) => "unknown".to_owned(),
-    };
-    FlinkVersion {
-        exact: exact.map(|(v, _)| v),
-        min: min.map(|v| Version(v.0, v.1, 0).to_string()),
-        max: max
-            .map(|v| v.to_string())
-            .or(before.map(|b| format!("before {}", fmt_min(b)))),
-        summary,
-        reasons,
+    let (lo, hi, summary) = describe(&cands, &all);
+    match &exact {
+        Some((v, _)) => FlinkVersion {
+            exact: Some(v.clone()),
+            min: lo.map(|v| v.to_string()),
+            max: hi.map(|v| v.to_string()),
+            summary: v.clone(),
+            reasons,
+        },
+        None => FlinkVersion {
+            exact: None,
+            min: lo.map(|v| v.to_string()),
+            max: hi.map(|v| v.to_string()),
+            summary,
+            reasons,
+        },
     }
 }
 

@@ -238,16 +238,53 @@ pub struct VersionHint {
 pub struct Release {
     /// `1.13.2`.
     pub version: String,
-    /// `2021-08-06` (ISO date).
-    pub date: String,
+    /// `2021-08-06` (ISO date), when known; a release without one is never ruled out by a date.
+    #[serde(default)]
+    pub date: Option<String>,
+}
+
+/// Which releases print a frame at a given line (`[[line]]` in `knowledge/version-hints.toml`).
+///
+/// A frame below the top of a throwable is printed at the line of the call it is making, so the
+/// line tells the release apart whenever the calling method moved between releases. Each entry
+/// was read from the compiled classes of every release in [`VersionKnowledge::checked`]
+/// (`knowledge/line-numbers.md`): a checked release missing from `versions` prints another
+/// line there, or has no such frame.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineHint {
+    /// `class.method` of the frame, exactly as printed
+    /// (`org.apache.flink.runtime.taskmanager.Task.run`, `…StreamTask.lambda$performCheckpoint$8`).
+    pub frame: String,
+    /// Glob over `class.method` of the frame printed just above it (the method it called), when
+    /// the line depends on which call the frame was making; `new <class>` (a glob too) stands for
+    /// a frame at the top of a throwable of that class, whose line is where it was constructed.
+    /// Without it the hint applies to a frame anywhere but at the top of a throwable.
+    #[serde(default)]
+    pub callee: Option<String>,
+    /// File name as printed (`Task.java`).
+    pub file: String,
+    /// The printed line (1-based).
+    pub line: u32,
+    /// Releases that print this frame at this line (`1.13.6`), each in [`VersionKnowledge::checked`].
+    pub versions: Vec<String>,
+    /// Where the fact comes from (the call read in the compiled class).
+    pub source: String,
 }
 
 /// The contents of `knowledge/version-hints.toml`.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct VersionKnowledge {
+    /// Releases (`1.13.6`) whose compiled classes were read for the [`LineHint`]s.
+    #[serde(default)]
+    pub checked: Vec<String>,
     /// Frame-existence hints.
     pub hint: Vec<VersionHint>,
-    /// Release dates, for bounding the version by the date printed in the text.
+    /// Line-number hints.
+    #[serde(default)]
+    pub line: Vec<LineHint>,
+    /// Flink's releases, with their dates where known: the versions a range can name, and the
+    /// dates for bounding the version by the date printed in the text.
     pub release: Vec<Release>,
 }
