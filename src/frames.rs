@@ -80,14 +80,60 @@ const GROUPS: &[(&str, FrameGroup)] = &[
     ("com.mysql.", FrameGroup::Library),
     ("py4j.", FrameGroup::Library),
     ("org.apache.http.", FrameGroup::Library),
+    ("org.jline.", FrameGroup::Library),
+    ("com.ververica.cdc.", FrameGroup::Library),
+    ("com.zaxxer.hikari.", FrameGroup::Library),
+    ("org.apache.catalina.", FrameGroup::Library),
+    ("org.apache.tomcat.", FrameGroup::Library),
+    ("org.apache.parquet.", FrameGroup::Library),
+    ("org.apache.orc.", FrameGroup::Library),
+    ("org.apache.hive.", FrameGroup::Library),
+    ("org.apache.pulsar.", FrameGroup::Library),
+    ("org.apache.thrift.", FrameGroup::Library),
+    ("org.apache.log4j.", FrameGroup::Library),
+    ("ch.qos.logback.", FrameGroup::Library),
+    ("org.mariadb.", FrameGroup::Library),
+    ("oracle.jdbc.", FrameGroup::Library),
+    ("com.microsoft.sqlserver.", FrameGroup::Library),
+    ("org.elasticsearch.", FrameGroup::Library),
+    ("co.elastic.", FrameGroup::Library),
+    ("redis.clients.", FrameGroup::Library),
+    ("io.lettuce.", FrameGroup::Library),
+    ("com.datastax.", FrameGroup::Library),
+    ("com.mongodb.", FrameGroup::Library),
+    ("org.xerial.snappy.", FrameGroup::Library),
+    ("net.jpountz.", FrameGroup::Library),
+    ("com.github.luben.", FrameGroup::Library),
+    ("org.yaml.snakeyaml.", FrameGroup::Library),
+    ("com.typesafe.", FrameGroup::Library),
+    ("org.hibernate.", FrameGroup::Library),
+    ("io.micrometer.", FrameGroup::Library),
+    ("io.vertx.", FrameGroup::Library),
+    ("reactor.", FrameGroup::Library),
+    ("kotlin.", FrameGroup::Library),
+    ("kotlinx.", FrameGroup::Library),
 ];
 
 /// The group of a frame's fully qualified class.
+///
+/// A class with no package whose name ends in `$<digits>` (`StreamExecCalc$35`,
+/// `LookupFunction$31`) is code the Flink planner generated and compiled with Janino: Flink.
 pub fn group_of(class: &str) -> FrameGroup {
+    if is_generated(class) {
+        return FrameGroup::Flink;
+    }
     GROUPS
         .iter()
         .find(|(prefix, _)| class.starts_with(prefix))
         .map_or(FrameGroup::User, |&(_, g)| g)
+}
+
+/// `StreamExecCalc$35`: no package, and a numeric suffix after the last `$`.
+fn is_generated(class: &str) -> bool {
+    !class.contains('.')
+        && class.rsplit_once('$').is_some_and(|(name, n)| {
+            !name.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+        })
 }
 
 /// True for a frame of user code printed where it stands (not restored from `... N more`).
@@ -138,6 +184,19 @@ pub fn search_terms(trace: &crate::model::Trace) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn planner_generated_classes_are_flink_and_sql_client_frames_a_library() {
+        assert_eq!(group_of("StreamExecCalc$35"), FrameGroup::Flink);
+        assert_eq!(group_of("LookupFunction$31"), FrameGroup::Flink);
+        assert_eq!(
+            group_of("org.jline.reader.impl.LineReaderImpl"),
+            FrameGroup::Library
+        );
+        assert_eq!(group_of("com.acme.Job$1"), FrameGroup::User);
+        assert_eq!(group_of("Main"), FrameGroup::User);
+        assert_eq!(group_of("Main$"), FrameGroup::User);
+    }
 
     #[test]
     fn groups() {

@@ -59,13 +59,16 @@ fn html_escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// True when the trace shows Flink: a frame or a throwable class under `org.apache.flink.`.
+/// True when the trace shows Flink: a frame or a throwable class under `org.apache.flink.`, or a
+/// message that names a Flink class (an Akka/Pekko `AskTimeoutException` whose only Flink trace
+/// is the `org.apache.flink.runtime.rpc…` message it timed out on).
 pub fn is_flink(trace: &Trace) -> bool {
     const FLINK: &str = "org.apache.flink.";
-    trace
-        .throwables
-        .iter()
-        .any(|t| t.class.starts_with(FLINK) || t.frames.iter().any(|f| f.class.starts_with(FLINK)))
+    trace.throwables.iter().any(|t| {
+        t.class.starts_with(FLINK)
+            || t.frames.iter().any(|f| f.class.starts_with(FLINK))
+            || t.message.as_deref().is_some_and(|m| m.contains(FLINK))
+    })
 }
 
 /// Matches `steps` in order within `frames` (`class.method` strings, innermost first), with any
@@ -379,9 +382,14 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
 pub fn diagnose(trace: &Trace, rules: &[Rule]) -> Vec<Finding> {
     let prepared = Prepared::new(trace);
     let mut findings: Vec<Finding> = rules.iter().filter_map(|r| apply(r, &prepared)).collect();
+    // Equally specific findings: the one that points at the root cause first (a rule about a
+    // wrapper such as "Recovery is suppressed by …" yields to one about what it wraps).
+    let root = trace.root_cause();
+    let at_root = |f: &Finding| f.highlights.iter().any(|h| h.throwable == root);
     findings.sort_by(|a, b| {
         b.specificity
             .cmp(&a.specificity)
+            .then_with(|| at_root(b).cmp(&at_root(a)))
             .then_with(|| a.rule.cmp(&b.rule))
     });
     findings

@@ -582,6 +582,12 @@ impl<'a> DocParser<'a> {
         while j > lowest {
             j -= 1;
             let line = &self.lines[j];
+            // Messages print as they are, blank lines included: a message that ends in a newline
+            // (PyFlink's "Failed to create stage bundle factory! <boot log>"), the planner's
+            // "Cannot generate a valid execution plan for the given query: \n\n<plan>".
+            if line.kind == Kind::Blank {
+                continue;
+            }
             if line.kind != Kind::Other {
                 break;
             }
@@ -1040,6 +1046,48 @@ fn empty_throwable(span: Span, relation: Relation) -> Throwable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_with_blank_lines_keeps_its_header() {
+        let input = "Exception in thread \"main\" org.apache.flink.table.api.TableException: Cannot generate a valid execution plan for the given query: \n\
+            \n\
+            LogicalSink(table=[default_catalog.default_database.sink], fields=[a])\n\
+            +- LogicalProject(a=[$0])\n\
+            \n\
+            This exception indicates that the query uses an unsupported SQL feature.\n\
+            \tat org.apache.flink.table.planner.plan.optimize.program.FlinkVolcanoProgram.optimize(FlinkVolcanoProgram.scala:70)\n\
+            \tat com.acme.SqlJob.main(SqlJob.java:40)\n";
+        let parsed = parse(input);
+        assert_eq!(parsed.traces.len(), 1);
+        let top = &parsed.traces[0].throwables[0];
+        assert_eq!(top.class, "org.apache.flink.table.api.TableException");
+        assert_eq!(top.frames.len(), 2);
+        let m = top.message.as_deref().unwrap_or_default();
+        assert!(
+            m.starts_with("Cannot generate a valid execution plan") && m.contains("LogicalProject"),
+            "{m}"
+        );
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    }
+
+    #[test]
+    fn a_blank_line_between_the_message_and_the_frames_keeps_the_header() {
+        let input = "java.lang.RuntimeException: Failed to create stage bundle factory! boot log:\n\
+            line one of the log\n\
+            \n\
+            \tat org.apache.flink.python.AbstractPythonFunctionRunner.open(AbstractPythonFunctionRunner.java:200)\n\
+            \tat org.apache.flink.streaming.runtime.tasks.StreamTask.invoke(StreamTask.java:600)\n";
+        let parsed = parse(input);
+        assert_eq!(parsed.traces.len(), 1);
+        let top = &parsed.traces[0].throwables[0];
+        assert_eq!(top.class, "java.lang.RuntimeException");
+        assert_eq!(top.frames.len(), 2);
+        assert!(top
+            .message
+            .as_deref()
+            .is_some_and(|m| m.ends_with("line one of the log")));
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    }
 
     #[test]
     fn header_start_finds_the_throwable_in_a_log_line() {

@@ -1,5 +1,6 @@
 //! The input panel: the text area, "Try the example" and "Clear".
 
+use super::persist::Kept;
 use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -15,6 +16,9 @@ pub struct Props {
     /// (the catalog's "Open this example"). The replaced text can be restored.
     #[prop_or_default]
     pub load: Option<(u64, Rc<str>)>,
+    /// Whether the text was kept in this browser for the next visit (`None`: not yet saved).
+    #[prop_or_default]
+    pub kept: Option<Kept>,
 }
 
 /// Puts `text` into the text area, keeping the text it replaces (unless empty or the example)
@@ -105,6 +109,12 @@ pub fn input_panel(props: &Props) -> Html {
                 }
                 <span class="hint">{"Example: a checkpoint failing with ConcurrentModificationException in an async I/O operator."}</span>
             </div>
+            { match props.kept {
+                Some(Kept::Yes) => html! { <p class="kept hint" id="kept" data-kept="yes">{"Kept in this browser only, so a reload does not lose it."}</p> },
+                Some(Kept::TooLarge(n)) => html! { <p class="kept hint" id="kept" data-kept="too-large">{ format!("This text ({:.1} MB) is too large to keep in the browser: a reload would lose it.", n as f64 / 1e6) }</p> },
+                Some(Kept::Refused) => html! { <p class="kept hint" id="kept" data-kept="refused">{"The browser does not let this page keep the text (storage is off or full): a reload would lose it."}</p> },
+                _ => html! {},
+            } }
         </section>
     }
 }

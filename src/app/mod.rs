@@ -6,6 +6,7 @@ mod chain;
 mod explanation;
 mod finding;
 mod input;
+mod persist;
 pub mod progress;
 mod state;
 mod trace;
@@ -207,10 +208,21 @@ fn page() -> Html {
         })
     };
 
+    // The text is kept in this browser (localStorage) a moment after each change.
+    let kept = use_state(|| None::<persist::Kept>);
+    let save_timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
     let on_input = {
         let state = state.clone();
         let schedule = schedule.clone();
+        let kept = kept.clone();
         Callback::from(move |(text, immediate): (String, bool)| {
+            {
+                let text = text.clone();
+                let kept = kept.clone();
+                *save_timer.borrow_mut() = Some(Timeout::new(500, move || {
+                    kept.set(Some(persist::save(&text)));
+                }));
+            }
             let bytes = text.len();
             let generation = state.generation + 1;
             let text: Rc<str> = Rc::from(text);
@@ -224,6 +236,16 @@ fn page() -> Html {
             ));
         })
     };
+
+    // Bring back the text kept from the last visit.
+    {
+        let load = load.clone();
+        use_effect_with((), move |_| {
+            if let Some(text) = persist::load() {
+                load.set(Some((1, Rc::from(text))));
+            }
+        });
+    }
 
     // Compile the rule catalogue and the context patterns while the page is idle after load, so
     // the first paste is diagnosed at warm speed (compiling costs ~50-100 ms in wasm).
@@ -312,7 +334,7 @@ fn page() -> Html {
             </main>
         }
         <main class="layout" hidden={route != Route::Home}>
-            <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} load={(*load).clone()} />
+            <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
             <section class="result" aria-label="Diagnosis">
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>

@@ -670,6 +670,26 @@ await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its o
   await page.waitForSelector('.rule-page[data-rule="chained-copy-cme"]', { timeout: 5_000 });
 });
 
+await test('persistence: the typed text survives a reload, kept in this browser only', async (check) => {
+  await openApp(page);
+  const typed = 'java.lang.IllegalStateException: typed before a reload\n\tat com.acme.Job.main(Job.java:12)\n';
+  await page.fill('#trace-input', typed);
+  await page.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
+  const stored = await page.evaluate(() => localStorage.getItem('trace-doctor.input'));
+  check(stored !== null && JSON.parse(stored) === typed, `localStorage holds ${JSON.stringify(stored)?.slice(0, 80)}`);
+  await page.reload({ waitUntil: 'load' });
+  await page.locator('#trace-input').waitFor({ state: 'visible' });
+  await eventually(async () => (await page.inputValue('#trace-input')) === typed, 5_000);
+  check((await page.inputValue('#trace-input')) === typed, 'the text is back after a reload');
+  await waitDone(page, 10_000);
+  check((await page.textContent('#status')).includes('1 distinct trace'), `status after reload: ${await page.textContent('#status')}`);
+  // Clearing removes the kept copy (after the save delay).
+  await page.click('#clear');
+  await eventually(async () => (await page.evaluate(() => localStorage.getItem('trace-doctor.input'))) === null, 3_000);
+  check((await page.evaluate(() => localStorage.getItem('trace-doctor.input'))) === null, 'clear removes the kept text');
+  await page.click('#restore');
+});
+
 await test('huge paste (>= 2 MB): the page stays responsive and finishes', async (check) => {
   const unit = flagshipText.endsWith('\n') ? flagshipText : flagshipText + '\n';
   const copies = Math.ceil(HUGE_BYTES / Buffer.byteLength(unit));
