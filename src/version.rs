@@ -10,6 +10,7 @@ use crate::model::Trace;
 use crate::rules::schema::VersionKnowledge;
 use regex::Regex;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A Flink version `major.minor.patch`.
@@ -44,13 +45,17 @@ impl std::fmt::Display for Version {
 pub struct FlinkVersion {
     /// The version printed in jar suffixes, when there is one (`1.13.2`).
     pub exact: Option<String>,
-    /// Lowest possible version (`1.13.0`), when bounded.
+    /// Lowest possible release (`1.13.0`), when bounded from below; `exact` when there is one.
     pub min: Option<String>,
-    /// Highest possible version (`1.13.2`) or a bound in words (`1.x`), when bounded.
+    /// Highest possible release (`1.13.2`), when bounded from above; `exact` when there is one.
     pub max: Option<String>,
-    /// The range in words (`1.13.0 – 1.13.2`, `1.13.2`, `1.11 or later`), or `unknown`.
+    /// The range in words (`1.13.0 – 1.13.2`, `1.13.2`, `1.11 or later`, `before 2.0`,
+    /// `1.12.7 – 1.13.6` with releases in between ruled out), or `unknown`.
     pub summary: String,
-    /// Why, one reason per line (`1.13 or later: SnapshotStrategyRunner was added in 1.13 (FLINK-21072)`).
+    /// Why, one reason per line, each starting with what it allows
+    /// (`1.13 or later: SnapshotStrategyRunner was added in 1.13 (FLINK-21072)`,
+    /// `1.14.0 – 1.14.6: Task.doRun at Task.java:766 is printed by 1.14.0 – 1.14.6`), or with
+    /// `conflict:` for evidence that disagrees and was set aside.
     pub reasons: Vec<String>,
 }
 
@@ -64,6 +69,8 @@ struct Hint {
 
 /// One `[[line]]` entry, compiled.
 struct LineFact {
+    /// Index into [`Knowledge::groups`]: the entries with the same `frame` and `callee`.
+    group: usize,
     frame: String,
     /// `None`: any frame below the top; `Some((re, top))`: the frame above must match `re`, or,
     /// when `top`, the frame is the top of a throwable whose `new <class>` matches `re`.
@@ -73,11 +80,24 @@ struct LineFact {
     versions: Vec<Version>,
 }
 
+/// The `[[line]]` entries of one frame and callee.
+struct LineGroup {
+    /// The releases whose line is known for the group, sorted. With a callee, every checked
+    /// release (the calls to it were all read: a checked release that no entry names does not
+    /// make that call there) and the releases seen in a trace naming its jar; without one, only
+    /// the releases that the entries name (other calls of the frame were not read).
+    checked: Vec<Version>,
+    /// Whether the entries name the callee: only then is the capture of the call sites
+    /// complete enough to say that a line no release prints rules the checked ones out.
+    has_callee: bool,
+}
+
 struct Knowledge {
     hints: Vec<Hint>,
     lines: Vec<LineFact>,
-    /// Releases whose compiled classes were read for `lines`, sorted.
-    checked: Vec<Version>,
+    /// Indices into `lines` by `frame`.
+    lines_by_frame: HashMap<String, Vec<usize>>,
+    groups: Vec<LineGroup>,
     /// Every known release (the `[[release]]` entries, the checked ones and those the line
     /// hints name), sorted, with its date when known.
     releases: Vec<(Version, Option<String>)>,
@@ -107,10 +127,44 @@ fn knowledge() -> &'static Knowledge {
                 })
             })
             .collect();
+        let mut checked: Vec<Version> = raw
+            .checked
+            .iter()
+            .filter_map(|v| Version::parse(v))
+            .collect();
+        checked.sort();
+        checked.dedup();
+        let mut keys: Vec<(String, Option<String>)> = Vec::new();
+        let mut groups: Vec<LineGroup> = Vec::new();
         let lines: Vec<LineFact> = raw
             .line
             .into_iter()
             .filter_map(|l| {
+                let key = (l.frame.clone(), l.callee.clone());
+                let group = match keys.iter().position(|k| *k == key) {
+                    Some(g) => g,
+                    None => {
+                        keys.push(key);
+                        groups.push(LineGroup {
+                            checked: Vec::new(),
+                            has_callee: l.callee.is_some(),
+                        });
+                        keys.len() - 1
+                    }
+                };
+                let versions: Vec<Version> = l
+                    .versions
+                    .iter()
+                    .filter_map(|v| Version::parse(v))
+                    .collect();
+                if let Some(g) = groups.get_mut(group) {
+                    if g.checked.is_empty() && g.has_callee {
+                        g.checked.extend(checked.iter().copied());
+                    }
+                    g.checked.extend(versions.iter().copied());
+                    g.checked.sort();
+                    g.checked.dedup();
+                }
                 let callee = match l.callee.as_deref() {
                     None => None,
                     Some(c) => {
@@ -119,21 +173,15 @@ fn knowledge() -> &'static Knowledge {
                     }
                 };
                 Some(LineFact {
+                    group,
                     frame: l.frame,
                     callee,
                     file: l.file,
                     line: l.line,
-                    versions: l.versions.iter().filter_map(|v| Version::parse(v)).collect(),
+                    versions,
                 })
             })
             .collect();
-        let mut checked: Vec<Version> = raw
-            .checked
-            .iter()
-            .filter_map(|v| Version::parse(v))
-            .collect();
-        checked.sort();
-        checked.dedup();
         let mut releases: Vec<(Version, Option<String>)> = raw
             .release
             .into_iter()
@@ -151,10 +199,15 @@ fn knowledge() -> &'static Knowledge {
         }
         releases.sort();
         releases.dedup_by(|a, b| a.0 == b.0);
+        let mut lines_by_frame: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, l) in lines.iter().enumerate() {
+            lines_by_frame.entry(l.frame.clone()).or_default().push(i);
+        }
         Knowledge {
             hints,
             lines,
-            checked,
+            lines_by_frame,
+            groups,
             releases,
         }
     })
@@ -178,28 +231,37 @@ struct LineEvidence {
     what: String,
     /// Checked releases that print it (empty: none does).
     printers: Vec<Version>,
-    /// Known releases that may have printed it: `printers` and the unchecked releases next to
-    /// them (or every unchecked release when no checked one prints it).
+    /// Known releases that may have printed it: `printers` and the releases whose line is not
+    /// known next to them (or every such release when no known one prints it).
     possible: Vec<Version>,
+    /// The releases whose line for this frame is known.
+    checked: Vec<Version>,
 }
 
-/// Releases that may print a frame the checked releases `printers` print: those, and each
-/// unchecked release that no checked release separates from one of them. When no checked
-/// release prints it, every unchecked release may.
-fn possible_releases(k: &Knowledge, printers: &[Version]) -> Vec<Version> {
+/// Releases that may print a frame that the releases `printers` print, given the releases
+/// `checked` whose line for it is known: `printers`, and each release not in `checked` that no
+/// checked release separates from a checked printer (line numbers move with the code, so a
+/// release between two checked ones that print a line is taken to print it too, and one next
+/// to a checked printer may). When no release is known to print it, every release not in
+/// `checked` may.
+fn possible_releases(k: &Knowledge, checked: &[Version], printers: &[Version]) -> Vec<Version> {
     k.releases
         .iter()
         .map(|(v, _)| *v)
         .filter(|v| {
-            if k.checked.binary_search(v).is_ok() {
-                return printers.contains(v);
+            if printers.contains(v) {
+                return true;
+            }
+            if checked.binary_search(v).is_ok() {
+                return false;
             }
             if printers.is_empty() {
                 return true;
             }
-            let below = k.checked.iter().rev().find(|c| *c < v);
-            let above = k.checked.iter().find(|c| *c > v);
-            below.is_some_and(|c| printers.contains(c)) || above.is_some_and(|c| printers.contains(c))
+            let below = checked.iter().rev().find(|c| *c < v);
+            let above = checked.iter().find(|c| *c > v);
+            below.is_some_and(|c| printers.contains(c))
+                || above.is_some_and(|c| printers.contains(c))
         })
         .collect()
 }
@@ -227,7 +289,14 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
                         Some((re, top)) => *top == (i == 0) && re.is_match(&above),
                     }
             };
-            let facts: Vec<&LineFact> = k.lines.iter().filter(applies).collect();
+            let Some(indices) = k.lines_by_frame.get(&qm) else {
+                continue;
+            };
+            let facts: Vec<&LineFact> = indices
+                .iter()
+                .filter_map(|i| k.lines.get(*i))
+                .filter(applies)
+                .collect();
             if facts.is_empty() {
                 continue;
             }
@@ -242,11 +311,27 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
                 .collect();
             printers.sort();
             printers.dedup();
-            let possible = possible_releases(k, &printers);
+            // The releases whose line is known for one of the groups that apply.
+            let mut checked: Vec<Version> = Vec::new();
+            let mut complete = false;
+            for l in &facts {
+                if let Some(g) = k.groups.get(l.group) {
+                    checked.extend(g.checked.iter().copied());
+                    complete |= g.has_callee;
+                }
+            }
+            checked.sort();
+            checked.dedup();
+            if printers.is_empty() && !complete {
+                // Another call than the ones read: the line says nothing.
+                continue;
+            }
+            let possible = possible_releases(k, &checked, &printers);
             out.push(LineEvidence {
                 what,
                 printers,
                 possible,
+                checked,
             });
         }
     }
@@ -258,7 +343,7 @@ fn runs(k: &Knowledge, vs: &[Version]) -> String {
     let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
     let mut parts: Vec<String> = Vec::new();
     let mut run: Option<(Version, Version, usize)> = None;
-    let mut flush = |run: Option<(Version, Version, usize)>, parts: &mut Vec<String>| {
+    let flush = |run: Option<(Version, Version, usize)>, parts: &mut Vec<String>| {
         if let Some((a, b, _)) = run {
             parts.push(if a == b {
                 a.to_string()
@@ -293,8 +378,10 @@ fn released_after(k: &Knowledge, v: Version, date: &str) -> bool {
     })
 }
 
-/// The range `vs` (sorted, known releases) in words, given the known releases `all`.
-fn describe(vs: &[Version], all: &[Version]) -> (Option<Version>, Option<Version>, String) {
+/// The range `vs` (sorted, known releases) in words, with its bounds: a side is bounded only when
+/// the oldest or the newest known release is ruled out.
+fn describe(k: &Knowledge, vs: &[Version]) -> (Option<Version>, Option<Version>, String) {
+    let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
     let (Some(&lo), Some(&hi)) = (vs.first(), vs.last()) else {
         return (None, None, "unknown".to_owned());
     };
@@ -302,7 +389,17 @@ fn describe(vs: &[Version], all: &[Version]) -> (Option<Version>, Option<Version
     let upper = all.last().is_some_and(|l| hi < *l);
     match (lower, upper) {
         (true, true) if lo == hi => (Some(lo), Some(hi), lo.to_string()),
-        (true, true) => (Some(lo), Some(hi), format!("{lo} – {hi}")),
+        (true, true) => {
+            // Runs of consecutive releases when there are a few (`1.13.5 – 1.13.6, 1.19.0 –
+            // 1.19.3`), otherwise the hull.
+            let words = runs(k, vs);
+            let words = if words.matches(", ").count() < 3 {
+                words
+            } else {
+                format!("{lo} – {hi}")
+            };
+            (Some(lo), Some(hi), words)
+        }
         (true, false) => (Some(lo), None, format!("{} or later", short(lo))),
         (false, true) => {
             let next = all.iter().find(|v| **v > hi);
@@ -341,7 +438,7 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
     let mut cands: Vec<Version> = all.clone();
     // Narrows `cands` to those `keep` allows, unless that leaves none.
-    let mut narrow = |cands: &mut Vec<Version>, keep: &dyn Fn(Version) -> bool| -> bool {
+    let narrow = |cands: &mut Vec<Version>, keep: &dyn Fn(Version) -> bool| -> bool {
         let next: Vec<Version> = cands.iter().copied().filter(|v| keep(*v)).collect();
         if next.is_empty() {
             return false;
@@ -349,121 +446,195 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
         *cands = next;
         true
     };
+    // Frames that exist only in some versions. Only the hints that set the final bounds are
+    // told (a `1.10 or later` says nothing next to a `1.13 or later`).
+    let mut told: Vec<(Option<Version>, Option<Version>, String)> = Vec::new();
+    // What points away from the version the jar names.
+    let mut jar_conflicts: Vec<String> = Vec::new();
     for hint in &k.hints {
-        if !frames().any(|f| hint.frame.is_match(&f.qualified_method())) {
+        let Some(f) = frames().find(|f| hint.frame.is_match(&f.qualified_method())) else {
             continue;
-        }
+        };
         let (min, before) = (hint.min, hint.before);
-        let mut words = Vec::new();
-        if let Some(m) = min {
-            words.push(format!("{} or later", short(m)));
-        }
-        if let Some(b) = before {
-            words.push(format!("before {}", short(b)));
-        }
-        if words.is_empty() {
+        if min.is_none() && before.is_none() {
             continue;
         }
         let keep = |v: Version| min.is_none_or(|m| v >= m) && before.is_none_or(|b| v < b);
-        let applied = narrow(&mut cands, &keep);
-        for w in &words {
-            reasons.push(format!("{w}: {} ({})", hint.reason, hint.source));
+        let words = bound_words(min, before);
+        if !narrow(&mut cands, &keep) {
+            reasons.push(format!(
+                "conflict: {words}: {} ({}) contradicts the other frames; not used",
+                hint.reason, hint.source
+            ));
+            continue;
+        }
+        if exact_v.is_some_and(|x| !keep(x)) {
+            jar_conflicts.push(format!("{}.{} ({words})", f.simple_class(), f.method));
+        }
+        told.push((min, before, format!("{} ({})", hint.reason, hint.source)));
+    }
+    let max_min = told.iter().filter_map(|t| t.0).max();
+    let min_before = told.iter().filter_map(|t| t.1).min();
+    for (min, before, why) in told {
+        let binding_min = min.filter(|m| Some(*m) == max_min);
+        let binding_before = before.filter(|b| Some(*b) == min_before);
+        if binding_min.is_some() || binding_before.is_some() {
+            reasons.push(format!(
+                "{}: {why}",
+                bound_words(binding_min, binding_before)
+            ));
+        }
+    }
+    // Line numbers: a frame below the top is printed at the call it is making. Frames that
+    // point at the same releases are told together, the most telling first.
+    let mut groups: Vec<(LineEvidence, Vec<String>)> = Vec::new();
+    for e in line_evidence(k, trace) {
+        match groups
+            .iter_mut()
+            .find(|g| g.0.possible == e.possible && g.0.printers == e.printers)
+        {
+            Some(g) => g.1.push(e.what),
+            None => {
+                let what = e.what.clone();
+                groups.push((e, vec![what]));
+            }
+        }
+    }
+    groups.sort_by_key(|g| (g.0.printers.is_empty(), g.0.possible.len()));
+    for (i, (e, whats)) in groups.iter().enumerate() {
+        let (possible, printers) = (&e.possible, &e.printers);
+        let before = cands.clone();
+        let applied = narrow(&mut cands, &|v| possible.binary_search(&v).is_ok());
+        let frames_told = frame_list(whats);
+        let verb = if whats.len() == 1 { "is" } else { "are" };
+        if printers.is_empty() {
+            if applied && cands != before {
+                reasons.push(format!(
+                    "not one of the releases read for {}: {frames_told} {verb} printed by none of {} (another release, or a patched build)",
+                    if whats.len() == 1 { "it" } else { "them" },
+                    runs(k, &e.checked)
+                ));
+            }
+        } else if !applied || cands != before || i == 0 {
+            // `possible` holds the printers and releases whose line is not known.
+            let unknown: Vec<Version> = possible
+                .iter()
+                .copied()
+                .filter(|v| !printers.contains(v))
+                .collect();
+            let mut r = format!(
+                "{}: {frames_told} {verb} printed by {}",
+                runs(k, possible),
+                runs(k, printers)
+            );
+            if !unknown.is_empty() {
+                r.push_str(&format!(
+                    " among the releases read (not read: {})",
+                    runs(k, &unknown)
+                ));
+            }
+            reasons.push(r);
         }
         if !applied {
             reasons.push(format!(
-                "conflict: {} contradicts the other frames; not used",
-                words.join(", ")
+                "conflict: {frames_told} contradicts the other evidence ({}); not used",
+                describe(k, &cands).2
             ));
         }
-        if let Some(x) = exact_v.filter(|x| !keep(*x)) {
-            reasons.push(format!(
-                "conflict: the jar names {x}, outside {}; the jar wins",
-                words.join(", ")
-            ));
+        if exact_v.is_some_and(|x| possible.binary_search(&x).is_err()) {
+            jar_conflicts.extend(whats.iter().map(|w| format!("{w} ({})", runs(k, possible))));
         }
     }
     // A release published after the date in the text cannot have produced it (applied once
     // something else has bounded the version from below).
     if let Some(date) = date.and_then(|d| d.get(..10)) {
-        let lower = all.first().is_some_and(|f| cands.first().is_some_and(|c| c > f));
+        let lower = all
+            .first()
+            .is_some_and(|f| cands.first().is_some_and(|c| c > f));
         if lower {
             let before = cands.clone();
-            if narrow(&mut cands, &|v| !released_after(k, v, date)) && cands != before {
-                if let Some(last) = cands.last() {
-                    let first_newer = before.iter().find(|v| *v > last);
-                    reasons.push(match first_newer {
-                        Some(n) => format!(
-                            "{last} or earlier: the text is dated {date}, before {n} was released"
-                        ),
-                        None => format!("{last} or earlier: the text is dated {date}"),
-                    });
-                }
-            }
-        }
-    }
-    // Line numbers: a frame below the top is printed at the call it is making.
-    for e in line_evidence(k, trace) {
-        let possible = e.possible.clone();
-        let applied = narrow(&mut cands, &|v| possible.binary_search(&v).is_ok());
-        let reason = if e.printers.is_empty() {
-            format!(
-                "not a release checked ({}): {} is printed by none of them (another release, or a patched build)",
-                runs(k, &k.checked),
-                e.what
-            )
-        } else {
-            let unchecked: Vec<Version> = e
-                .possible
-                .iter()
-                .copied()
-                .filter(|v| k.checked.binary_search(v).is_err())
-                .collect();
-            let mut r = format!(
-                "{}: {} is printed by {}",
-                describe(&e.possible, &all).2,
-                e.what,
-                runs(k, &e.printers)
-            );
-            if !unchecked.is_empty() {
-                r.push_str(&format!(
-                    " (of the releases checked; {} unchecked)",
-                    runs(k, &unchecked)
+            if !narrow(&mut cands, &|v| !released_after(k, v, date)) {
+                reasons.push(format!(
+                    "conflict: the text is dated {date}, before any of {} was released; the date is not used",
+                    describe(k, &cands).2
+                ));
+            } else if cands != before {
+                let later: Vec<Version> = before
+                    .iter()
+                    .copied()
+                    .filter(|v| cands.binary_search(v).is_err())
+                    .collect();
+                reasons.push(format!(
+                    "{}: the text is dated {date}, before {} came out",
+                    describe(k, &cands).2,
+                    runs(k, &later)
                 ));
             }
-            r
-        };
-        reasons.push(reason);
-        if !applied {
-            reasons.push(format!(
-                "conflict: {} contradicts the other evidence ({}); not used",
-                e.what,
-                describe(&cands, &all).2
-            ));
-        }
-        if let Some(x) = exact_v.filter(|x| e.possible.binary_search(x).is_err()) {
-            reasons.push(format!(
-                "conflict: the jar names {x}, which prints {} differently; the jar wins (a patched build?)",
-                e.what
-            ));
         }
     }
-    let (lo, hi, summary) = describe(&cands, &all);
-    match &exact {
-        Some((v, _)) => FlinkVersion {
+    if let Some((v, _)) = exact {
+        // The jar is authoritative: only what contradicts it is worth telling.
+        let mut told = reasons.into_iter().take(1).collect::<Vec<_>>();
+        if !jar_conflicts.is_empty() {
+            const SHOWN: usize = 3;
+            let mut list = jar_conflicts
+                .iter()
+                .take(SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; ");
+            if jar_conflicts.len() > SHOWN {
+                list.push_str(&format!("; and {} more", jar_conflicts.len() - SHOWN));
+            }
+            told.push(format!(
+                "conflict: the jar names {v}, but other releases print {list}; the jar wins (a patched build, or text from several runs?)"
+            ));
+        }
+        return FlinkVersion {
             exact: Some(v.clone()),
-            min: lo.map(|v| v.to_string()),
-            max: hi.map(|v| v.to_string()),
-            summary: v.clone(),
-            reasons,
-        },
-        None => FlinkVersion {
-            exact: None,
-            min: lo.map(|v| v.to_string()),
-            max: hi.map(|v| v.to_string()),
-            summary,
-            reasons,
-        },
+            min: Some(v.clone()),
+            max: Some(v.clone()),
+            summary: v,
+            reasons: told,
+        };
     }
+    let (lo, hi, summary) = describe(k, &cands);
+    FlinkVersion {
+        exact: None,
+        min: lo.map(|v| v.to_string()),
+        max: hi.map(|v| v.to_string()),
+        summary,
+        reasons,
+    }
+}
+
+/// `1.13 or later`, `before 2.0`, `1.13 or later, before 1.14`.
+fn bound_words(min: Option<Version>, before: Option<Version>) -> String {
+    match (min, before) {
+        (Some(m), Some(b)) => format!("{} or later, before {}", short(m), short(b)),
+        (Some(m), None) => format!("{} or later", short(m)),
+        (None, Some(b)) => format!("before {}", short(b)),
+        (None, None) => String::new(),
+    }
+}
+
+/// `Task.run at Task.java:566, … and 3 more frames`.
+fn frame_list(whats: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut s = whats
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if whats.len() > SHOWN {
+        let more = whats.len() - SHOWN;
+        s.push_str(&format!(
+            " and {more} more frame{}",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
+    s
 }
 
 /// Whether a rule that applies to Flink `since` (first version with the failure) up to before
@@ -571,5 +742,350 @@ mod tests {
     fn a_trace_without_flink_frames_is_unknown() {
         let t = &crate::parse::parse("java.lang.Error: x\n\tat a.B.c(B.java:1)\n").traces[0];
         assert_eq!(infer(t, None).summary, "unknown");
+    }
+
+    const T: &str = "org.apache.flink.runtime.taskmanager.Task";
+    const ST: &str = "org.apache.flink.streaming.runtime.tasks.StreamTask";
+
+    /// Infers the version of the first trace of `text`: `(frame, line)` pairs from the top.
+    fn infer_frames(
+        header: &str,
+        frames: &[(&str, &str, u32)],
+        date: Option<&str>,
+    ) -> FlinkVersion {
+        let mut text = format!("{header}\n");
+        for (class, method, line) in frames {
+            let file = class.rsplit('.').next().unwrap_or(class);
+            let file = file.split('$').next().unwrap_or(file);
+            text.push_str(&format!("\tat {class}.{method}({file}.java:{line})\n"));
+        }
+        text.push_str("\tat java.lang.Thread.run(Thread.java:750)\n");
+        let parsed = crate::parse::parse(&text);
+        infer(&parsed.traces[0], date)
+    }
+
+    /// The task-thread frames of a 1.15.0 – 1.15.2 trace (read from their flink-dist jars).
+    fn task_115() -> Vec<(&'static str, &'static str, u32)> {
+        vec![
+            ("com.example.Map", "map", 10),
+            (
+                "org.apache.flink.streaming.api.operators.StreamMap",
+                "processElement",
+                38,
+            ),
+            (ST, "processInput", 519),
+            (
+                "org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor",
+                "runMailboxLoop",
+                203,
+            ),
+            (ST, "runMailboxLoop", 804),
+            (ST, "invoke", 753),
+            (T, "runWithSystemExitMonitoring", 948),
+            (T, "restoreAndInvoke", 927),
+            (T, "doRun", 741),
+            (T, "run", 563),
+        ]
+    }
+
+    #[test]
+    fn line_numbers_narrow_to_the_releases_that_print_them() {
+        let v = infer_frames("java.lang.RuntimeException: boom", &task_115(), None);
+        assert_eq!(v.exact, None);
+        // StreamTask.invoke moved by 3 lines in 1.15.3.
+        assert_eq!(v.summary, "1.15.0 – 1.15.2", "{:#?}", v.reasons);
+        assert_eq!(
+            (v.min.as_deref(), v.max.as_deref()),
+            (Some("1.15.0"), Some("1.15.2"))
+        );
+        assert!(
+            v.reasons
+                .iter()
+                .any(|r| r.contains("StreamTask.invoke at StreamTask.java:753")),
+            "{:#?}",
+            v.reasons
+        );
+        assert!(
+            v.reasons.iter().all(|r| !r.starts_with("conflict")),
+            "{:#?}",
+            v.reasons
+        );
+    }
+
+    #[test]
+    fn a_patch_release_is_told_apart_by_its_lines() {
+        // 1.14.6 moved StreamTask.invoke from 761 to 758; Task.run is 575 in all of 1.14.
+        let frames = [
+            ("com.example.Map", "map", 10),
+            (ST, "runMailboxLoop", 806),
+            (ST, "invoke", 758),
+            (T, "runWithSystemExitMonitoring", 958),
+            (T, "restoreAndInvoke", 937),
+            (T, "doRun", 766),
+            (T, "run", 575),
+        ];
+        let v = infer_frames("java.lang.RuntimeException: boom", &frames, None);
+        assert_eq!(v.summary, "1.14.6", "{:#?}", v.reasons);
+        let v = infer_frames("java.lang.RuntimeException: boom", &frames[4..], None);
+        // Task.doRun at 766 alone: every 1.14 release (1.14.1 was never released).
+        assert_eq!(v.summary, "1.14.0 – 1.14.6", "{:#?}", v.reasons);
+        assert!(v
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("1.14.0 – 1.14.6: Task.doRun at Task.java:766")));
+    }
+
+    #[test]
+    fn a_line_shared_by_distant_releases_keeps_both() {
+        // Task.run calls doRun at line 566 in 1.13.5 – 1.13.6 and again in 1.19.
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[("x.Y", "z", 1), (T, "doRun", 1), (T, "run", 566)],
+            None,
+        );
+        let r = v
+            .reasons
+            .iter()
+            .find(|r| r.contains("Task.run at Task.java:566"))
+            .cloned()
+            .unwrap_or_default();
+        assert!(r.contains("1.13.5 – 1.13.6, 1.19.0 – 1.19.3"), "{r}");
+        // The unread releases before 1.13.5 may print it too: 1.12.5 is the read one below.
+        assert!(r.starts_with("1.12.7 – 1.13.6, 1.19.0 – 1.19.3:"), "{r}");
+        // The summary keeps the gap rather than the hull 1.12.7 – 1.19.3.
+        assert_eq!(v.summary, "1.12.7 – 1.13.6, 1.19.0 – 1.19.3");
+        assert_eq!(
+            (v.min.as_deref(), v.max.as_deref()),
+            (Some("1.12.7"), Some("1.19.3"))
+        );
+    }
+
+    #[test]
+    fn lines_and_the_date_together() {
+        // The mailing-list trace of tests/cases/seed.txt, dated 2021-08-18: Task.java 779/566 are
+        // 1.13 (read in 1.13.5 and 1.13.6), the date rules out 1.13.3 and later.
+        let frames = [
+            ("x.Y", "z", 1),
+            (ST, "invoke", 620),
+            (T, "doRun", 779),
+            (T, "run", 566),
+        ];
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &frames,
+            Some("2021-08-18 06:18:37"),
+        );
+        assert_eq!(v.summary, "1.13.0 – 1.13.2", "{:#?}", v.reasons);
+        assert!(
+            v.reasons
+                .iter()
+                .any(|r| r.contains("Task.doRun at Task.java:779")),
+            "{:#?}",
+            v.reasons
+        );
+        assert!(v
+            .reasons
+            .iter()
+            .any(|r| r.contains("the text is dated 2021-08-18")));
+    }
+
+    #[test]
+    fn the_jar_wins_over_lines_and_the_conflict_is_told() {
+        let text = format!(
+            "java.lang.RuntimeException: boom\n\tat x.Y.z(Y.java:1)\n\tat {T}.doRun(Task.java:745) ~[flink-dist-1.17.2.jar:1.17.2]\n\tat {T}.run(Task.java:575) ~[flink-dist-1.17.2.jar:1.17.2]\n"
+        );
+        let parsed = crate::parse::parse(&text);
+        let v = infer(&parsed.traces[0], None);
+        assert_eq!(v.exact.as_deref(), Some("1.17.2"));
+        assert_eq!(v.summary, "1.17.2");
+        assert!(v.reasons[0].starts_with("1.17.2: the frames name the jar"));
+        // Task.run at 575 is 1.14 or 1.20, never 1.17.2.
+        assert!(
+            v.reasons
+                .iter()
+                .any(|r| r.starts_with("conflict: the jar names 1.17.2")
+                    && r.contains("Task.run at Task.java:575")),
+            "{:#?}",
+            v.reasons
+        );
+    }
+
+    #[test]
+    fn contradicting_lines_do_not_empty_the_range() {
+        // Task.run of 1.15 under StreamTask.invoke of 1.17: one is set aside, and said so.
+        let frames = [
+            ("x.Y", "z", 1),
+            (ST, "runMailboxLoop", 839),
+            (ST, "invoke", 788),
+            (T, "runWithSystemExitMonitoring", 952),
+            (T, "restoreAndInvoke", 931),
+            (T, "doRun", 741),
+            (T, "run", 563),
+        ];
+        let v = infer_frames("java.lang.RuntimeException: boom", &frames, None);
+        assert!(v.min.is_some() && v.max.is_some(), "{v:#?}");
+        assert!(
+            v.summary == "1.17.0 – 1.17.2" || v.summary == "1.15.0 – 1.15.4",
+            "{v:#?}"
+        );
+        assert!(
+            v.reasons
+                .iter()
+                .any(|r| r.starts_with("conflict:") && r.contains("not used")),
+            "{:#?}",
+            v.reasons
+        );
+    }
+
+    #[test]
+    fn the_top_frame_is_matched_where_the_exception_was_made() {
+        // `Recovery is suppressed` is made in ExecutionFailureHandler.handleFailure (1.13 – 1.15:
+        // line 138); the frame is the top one, printed at the constructor call.
+        let efh = "org.apache.flink.runtime.executiongraph.failover.flip1.ExecutionFailureHandler";
+        let frames = [
+            (efh, "handleFailure", 138),
+            (efh, "getFailureHandlingResult", 82),
+        ];
+        let v = infer_frames(
+            "org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy",
+            &frames,
+            None,
+        );
+        assert_eq!(v.summary, "1.12.7 – 1.15.4", "{:#?}", v.reasons);
+        assert!(v.reasons.iter().any(|r| r.contains(
+            "ExecutionFailureHandler.handleFailure at ExecutionFailureHandler.java:138"
+        )));
+        // The same frame below the top is a call, not the constructor: no line hint applies.
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[("x.Y", "z", 1), (efh, "handleFailure", 138)],
+            None,
+        );
+        assert!(
+            v.reasons.iter().all(|r| !r.contains("java:138")),
+            "{:#?}",
+            v.reasons
+        );
+    }
+
+    #[test]
+    fn an_unknown_line_of_a_read_frame_rules_out_the_releases_read() {
+        // Task.run makes one call (doRun): a line no release read prints is from another one.
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[("x.Y", "z", 1), (T, "doRun", 1), (T, "run", 1)],
+            None,
+        );
+        assert!(
+            v.reasons
+                .iter()
+                .any(|r| r.starts_with("not one of the releases read")
+                    && r.contains("Task.run at Task.java:1")),
+            "{:#?}",
+            v.reasons
+        );
+        assert_eq!(v.summary, "1.13.3 or earlier");
+    }
+
+    #[test]
+    fn frames_without_line_knowledge_stay_unknown() {
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[
+                (
+                    "org.apache.flink.streaming.api.operators.StreamMap",
+                    "processElement",
+                    38,
+                ),
+                ("org.apache.flink.example.Unknown", "run", 12),
+            ],
+            None,
+        );
+        assert_eq!(v.summary, "unknown", "{:#?}", v.reasons);
+        assert!(v.reasons.is_empty());
+        assert_eq!((v.min, v.max), (None, None));
+    }
+
+    #[test]
+    fn existence_windows_bound_the_range() {
+        // Pekko RPC frames are 1.18 or later; flip1 failover frames are before 1.19.
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[
+                ("org.apache.flink.runtime.rpc.pekko.PekkoRpcActor", "handleRpcInvocation", 1),
+                ("org.apache.flink.runtime.executiongraph.failover.flip1.ExecutionFailureHandler", "x", 1),
+            ],
+            None,
+        );
+        assert_eq!(v.summary, "1.18.0 – 1.18.1", "{:#?}", v.reasons);
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[(
+                "org.apache.flink.runtime.rpc.akka.AkkaRpcActor",
+                "handleRpcInvocation",
+                1,
+            )],
+            None,
+        );
+        assert_eq!(v.summary, "before 1.18", "{:#?}", v.reasons);
+        // Hints that contradict each other: the second is not used, and a reason says so.
+        let v = infer_frames(
+            "java.lang.RuntimeException: boom",
+            &[
+                (
+                    "org.apache.flink.runtime.rpc.pekko.PekkoRpcActor",
+                    "handleRpcInvocation",
+                    1,
+                ),
+                (
+                    "org.apache.flink.runtime.rpc.akka.AkkaRpcActor",
+                    "handleRpcInvocation",
+                    1,
+                ),
+            ],
+            None,
+        );
+        assert!(
+            ["before 1.18", "1.18 or later"].contains(&v.summary.as_str()),
+            "{:#?}",
+            v.reasons
+        );
+        assert!(v
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("conflict: before 1.18")
+                || r.starts_with("conflict: 1.18 or later")));
+    }
+
+    #[test]
+    fn a_release_without_a_date_follows_the_dated_ones() {
+        let k = knowledge();
+        // 1.18.1 has no date here, but comes after 1.18.0 (2023-10-25).
+        assert!(released_after(k, Version(1, 18, 1), "2023-01-01"));
+        assert!(!released_after(k, Version(1, 17, 2), "2024-01-01"));
+        // 1.12.7 (2021-12-16) came out after 1.13.0 (2021-04-30).
+        assert!(released_after(k, Version(1, 12, 7), "2021-08-18"));
+        assert!(!released_after(k, Version(1, 13, 2), "2021-08-18"));
+    }
+
+    #[test]
+    fn line_hints_are_well_formed() {
+        let k = knowledge();
+        assert!(k.lines.len() >= 300, "{}", k.lines.len());
+        let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
+        for l in &k.lines {
+            assert!(!l.versions.is_empty(), "{} {}", l.frame, l.line);
+            assert!(l.file.ends_with(".java") && l.line > 0);
+            assert!(l.versions.iter().all(|v| all.binary_search(v).is_ok()));
+            assert!(k.groups.get(l.group).is_some());
+        }
+        // Every release read for the line numbers is known (and Task.run is read in each).
+        let run: Vec<Version> = k
+            .lines
+            .iter()
+            .filter(|l| l.frame == format!("{T}.run"))
+            .flat_map(|l| l.versions.iter().copied())
+            .collect();
+        assert!(run.len() >= 45, "{}", run.len());
     }
 }
