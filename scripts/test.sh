@@ -6,7 +6,8 @@
 #   4 clippy-web  the same for the wasm page binary
 #   5 test      cargo test (unit, integration, CLI tests; native)
 #   5b web-test  tests/web.rs with wasm-bindgen-test in headless Chromium (core + app in wasm)
-#   6 build     scripts/build.sh (trunk build --release --offline -> dist/)
+#   6 build     scripts/build.sh (trunk build --release --offline -> dist/), then the single
+#               file dist-single/trace-doctor.html from it (scripts/inline.mjs)
 #   7 e2e       node tests/e2e/run.mjs (headless Chromium against dist/; screenshots in tests/e2e/out/)
 #   8 measure   scripts/measure.sh (page weight; MEASURE_BENCH=1 adds the native benchmark)
 set -euo pipefail
@@ -64,6 +65,7 @@ step clippy-web cargo clippy --no-default-features --features web --target wasm3
 step test cargo test
 step web-test env CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --features web --test web
 step build bash scripts/build.sh
+step single node scripts/inline.mjs dist dist-single/trace-doctor.html
 step e2e run_e2e
 step measure bash scripts/measure.sh
 

@@ -6,7 +6,11 @@ self.onmessage = async (event) => {
   self.onmessage = null;
   const [glue, module] = event.data;
   try {
-    const bindings = await import(glue);
+    // The single-file build puts the glue's source here (a page's blob: URL cannot be imported
+    // by a worker of a file:// page, a blob: URL the worker makes itself can).
+    const src = self.__traceDoctorGlue;
+    const url = src ? URL.createObjectURL(new Blob([src], { type: 'text/javascript' })) : glue;
+    const bindings = await import(url);
     await bindings.default({ module_or_path: module });
   } catch (e) {
     self.postMessage([3, String((e && e.message) || e)]);

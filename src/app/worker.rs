@@ -253,8 +253,20 @@ fn spawn(rc: &Rc<RefCell<Inner>>, inner: &mut Inner) -> Option<Live> {
     let glue = GLUE_URL.with(String::clone);
     let base = &glue[..glue.rfind('/').map_or(0, |i| i + 1)];
     let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(&format!("{base}worker.js"), &options).ok()?;
+    // The single-file build (scripts/build-single.sh) has no worker.js beside it: it sets
+    // `window.__traceDoctorWorkerUrl` to a blob: URL of the same script. Chromium refuses module
+    // workers from blob: URLs on file:// pages (an opaque origin), so that one is a classic
+    // worker (worker.js only uses a dynamic `import()`, which classic workers have too).
+    let single_file = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"__traceDoctorWorkerUrl".into()).ok())
+        .and_then(|v| v.as_string());
+    options.set_type(if single_file.is_some() {
+        WorkerType::Classic
+    } else {
+        WorkerType::Module
+    });
+    let url = single_file.unwrap_or_else(|| format!("{base}worker.js"));
+    let worker = Worker::new_with_options(&url, &options).ok()?;
     let weak = Rc::downgrade(rc);
     let onmessage = {
         let weak = weak.clone();

@@ -133,6 +133,8 @@ const MIME = {
 };
 
 const served = []; // { method, path, status, bytes }
+const SUB_PATH = '/docs/tools/trace-doctor/';
+const SINGLE_FILE = path.resolve(process.env.SINGLE_FILE || path.join(REPO, 'dist-single', 'trace-doctor.html'));
 
 function startServer(root) {
   const server = http.createServer(async (req, res) => {
@@ -150,6 +152,8 @@ function startServer(root) {
       }
       const url = new URL(req.url, 'http://127.0.0.1');
       let rel = decodeURIComponent(url.pathname);
+      // The same files under a deep sub-path, as on a static host's project page.
+      if (rel.startsWith(SUB_PATH)) rel = rel.slice(SUB_PATH.length - 1);
       if (rel.endsWith('/')) rel += 'index.html';
       const file = path.resolve(root, '.' + path.posix.normalize(rel));
       if (file !== root && !file.startsWith(root + path.sep)) {
@@ -249,6 +253,8 @@ function isLocal(urlString) {
     return false;
   }
   if (u.protocol === 'data:' || u.protocol === 'blob:' || u.protocol === 'about:') return true;
+  // The single-file build, opened from disk, may read itself and nothing else.
+  if (u.protocol === 'file:') return decodeURIComponent(u.pathname) === SINGLE_FILE;
   return (u.protocol === 'http:' || u.protocol === 'ws:') && u.host === HOST;
 }
 
@@ -688,6 +694,48 @@ await test('persistence: the typed text survives a reload, kept in this browser 
   await eventually(async () => (await page.evaluate(() => localStorage.getItem('trace-doctor.input'))) === null, 3_000);
   check((await page.evaluate(() => localStorage.getItem('trace-doctor.input'))) === null, 'clear removes the kept text');
   await page.click('#restore');
+});
+
+await test('static hosting: the page works from a deep sub-path of a plain static server', async (check) => {
+  const mark = served.length;
+  await page.goto(`${ORIGIN}${SUB_PATH}#/rules/chained-copy-cme`, { waitUntil: 'load' });
+  await page.waitForSelector('.rule-page[data-rule="chained-copy-cme"] .example-status[data-lead]', { timeout: 20_000 });
+  check((await page.getAttribute('.example-status', 'data-lead')) === 'chained-copy-cme', 'the rule page diagnoses its example');
+  await page.click('.site-nav a:first-child');
+  await page.click('#try-example');
+  await page.waitForSelector('.finding[data-rule]', { timeout: 10_000 });
+  const paths = served.slice(mark).map((r) => r.path);
+  const outside = paths.filter((p) => !p.startsWith(SUB_PATH));
+  check(paths.length > 0 && outside.length === 0, `requests outside ${SUB_PATH}: ${JSON.stringify(outside)}`);
+  check(new URL(page.url()).pathname === SUB_PATH, `the page stayed at ${SUB_PATH} (now ${page.url()})`);
+});
+
+await test('single file: dist-single/trace-doctor.html works from file:// (example, catalog, worker)', async (check) => {
+  if (!check(fs.existsSync(SINGLE_FILE), `${SINGLE_FILE} is missing: run scripts/build-single.sh (test.sh does)`)) return;
+  const single = watchPage(await context.newPage(), 'single');
+  try {
+    await single.goto(`file://${SINGLE_FILE}`, { waitUntil: 'load' });
+    await single.click('#try-example', { timeout: 20_000 });
+    await single.waitForSelector('.finding[data-rule]', { timeout: 20_000 });
+    check((await single.getAttribute('.finding[data-rule]', 'data-rule')) === FLAGSHIP_RULE, 'the flagship diagnosis');
+    // A paste over the worker threshold goes to the worker, created from a blob: URL.
+    const big = flagshipText.repeat(40) + '\n' + fs.readFileSync(path.join(RULES_DIR, 'chained-copy-cme', 'match-chaining.txt'), 'utf8');
+    await single.evaluate((t) => {
+      const a = document.querySelector('#trace-input');
+      a.value = t;
+      a.dispatchEvent(new InputEvent('input', { bubbles: true }));
+    }, big);
+    await single.waitForFunction(() => window.__traceDoctorTimings && window.__traceDoctorTimings.bytes > 200000, null, { timeout: 30_000 });
+    const timings = await single.evaluate(() => window.__traceDoctorTimings);
+    check(timings.worker === true, `the big paste ran in the worker: ${JSON.stringify(timings)}`);
+    check((await findingIds(single)).includes('chained-copy-cme'), 'both traces diagnosed');
+    await single.goto(`file://${SINGLE_FILE}#/rules/async-wait-inflight-cme`, { waitUntil: 'load' });
+    await single.waitForSelector('.rule-page .example-status[data-lead]', { timeout: 20_000 });
+    check((await single.getAttribute('.example-status', 'data-lead')) === 'async-wait-inflight-cme', 'the catalog works from file://');
+    await single.screenshot({ path: path.join(OUT, 'single-file.png') });
+  } finally {
+    await single.close();
+  }
 });
 
 await test('huge paste (>= 2 MB): the page stays responsive and finishes', async (check) => {
