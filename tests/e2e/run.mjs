@@ -708,6 +708,12 @@ await test('static hosting: the page works from a deep sub-path of a plain stati
   const outside = paths.filter((p) => !p.startsWith(SUB_PATH));
   check(paths.length > 0 && outside.length === 0, `requests outside ${SUB_PATH}: ${JSON.stringify(outside)}`);
   check(new URL(page.url()).pathname === SUB_PATH, `the page stayed at ${SUB_PATH} (now ${page.url()})`);
+  // Embedded in docs: a rule page in an iframe.
+  await page.setContent(`<iframe src="${ORIGIN}${SUB_PATH}#/rules/async-wait-inflight-cme" title="Trace Doctor" style="width:1000px;height:700px;border:0"></iframe>`);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('.rule-page .example-status[data-lead]').waitFor({ timeout: 20_000 });
+  check((await frame.locator('.example-status').getAttribute('data-lead')) === 'async-wait-inflight-cme', 'the rule page works in an iframe');
+  await page.screenshot({ path: path.join(OUT, 'iframe.png') });
 });
 
 await test('single file: dist-single/trace-doctor.html works from file:// (example, catalog, worker)', async (check) => {
