@@ -18,6 +18,8 @@ pub const CATEGORIES: &[(&str, &str)] = &[
     ("pyflink", "PyFlink"),
     ("deployment", "Deployment"),
     ("async-io", "Async I/O"),
+    ("recovery", "Failover and recovery"),
+    ("user-code", "Your own code"),
     ("jvm", "Any JVM software"),
 ];
 
@@ -254,6 +256,18 @@ mod tests {
         assert!(flagship
             .search_text
             .contains("java.util.concurrentmodificationexception"));
+    }
+
+    #[test]
+    fn every_rule_uses_a_known_category() {
+        for rule in rules::catalogue() {
+            assert!(
+                CATEGORIES.iter().any(|(c, _)| *c == rule.def.category),
+                "{}: category {:?} is not in CATEGORIES (rules/README.md)",
+                rule.def.id,
+                rule.def.category
+            );
+        }
     }
 
     #[test]
