@@ -61,13 +61,16 @@ fn html_escape(s: &str) -> String {
 
 /// True when the trace shows Flink: a frame or a throwable class under `org.apache.flink.`, or a
 /// message that names a Flink class (an Akka/Pekko `AskTimeoutException` whose only Flink trace
-/// is the `org.apache.flink.runtime.rpc…` message it timed out on).
+/// is the `org.apache.flink.runtime.rpc…` message it timed out on; a `NoClassDefFoundError:
+/// org/apache/flink/…` from an IDE run with Flink in `provided` scope).
 pub fn is_flink(trace: &Trace) -> bool {
     const FLINK: &str = "org.apache.flink.";
     trace.throwables.iter().any(|t| {
         t.class.starts_with(FLINK)
             || t.frames.iter().any(|f| f.class.starts_with(FLINK))
-            || t.message.as_deref().is_some_and(|m| m.contains(FLINK))
+            || t.message
+                .as_deref()
+                .is_some_and(|m| m.contains(FLINK) || m.contains("org/apache/flink/"))
     })
 }
 
