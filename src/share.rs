@@ -157,7 +157,7 @@ pub enum LinkError {
     /// The link ends before its data does: it was cut.
     Truncated {
         /// The header and a prefix of the text, when the cut falls after the header.
-        recovered: Option<Recovered>,
+        recovered: Option<Box<Recovered>>,
     },
     /// A character that cannot be in a link, or data that fails its checksum.
     Corrupted {
@@ -169,21 +169,21 @@ pub enum LinkError {
         found: Option<char>,
         /// What was read before the bad character (nothing when the position is unknown: the
         /// damage may be anywhere).
-        recovered: Option<Recovered>,
+        recovered: Option<Box<Recovered>>,
     },
     /// The data inflates to more than [`MAX_TEXT_BYTES`].
     TooLarge {
         /// The limit, in bytes.
         limit: usize,
         /// The header and the first `limit` bytes or so of the text.
-        recovered: Option<Recovered>,
+        recovered: Option<Box<Recovered>>,
     },
     /// The data is intact but its header cannot be read.
     BadHeader {
         /// What is wrong with it.
         detail: String,
         /// The text with default settings, when the header line ends.
-        recovered: Option<Recovered>,
+        recovered: Option<Box<Recovered>>,
     },
 }
 
@@ -194,7 +194,7 @@ impl LinkError {
             LinkError::Truncated { recovered }
             | LinkError::Corrupted { recovered, .. }
             | LinkError::TooLarge { recovered, .. }
-            | LinkError::BadHeader { recovered, .. } => recovered.as_ref(),
+            | LinkError::BadHeader { recovered, .. } => recovered.as_deref(),
             _ => None,
         }
     }
@@ -205,7 +205,7 @@ impl LinkError {
             LinkError::Truncated { recovered }
             | LinkError::Corrupted { recovered, .. }
             | LinkError::TooLarge { recovered, .. }
-            | LinkError::BadHeader { recovered, .. } => recovered,
+            | LinkError::BadHeader { recovered, .. } => recovered.map(|r| *r),
             _ => None,
         }
     }
@@ -242,7 +242,7 @@ impl fmt::Display for LinkError {
             LinkError::Truncated { recovered } => write!(
                 f,
                 "The link is cut short (mail clients cut long links){}.",
-                restored(recovered.as_ref())
+                restored(recovered.as_deref())
             ),
             LinkError::Corrupted {
                 position: Some(p),
@@ -253,7 +253,7 @@ impl fmt::Display for LinkError {
                 write!(
                     f,
                     "The link is damaged at character {p}{what}{}.",
-                    restored(recovered.as_ref())
+                    restored(recovered.as_deref())
                 )
             }
             LinkError::Corrupted {
@@ -263,13 +263,13 @@ impl fmt::Display for LinkError {
             } => write!(
                 f,
                 "The link was changed somewhere (its checksum does not match){}; ask for the link again.",
-                restored(recovered.as_ref())
+                restored(recovered.as_deref())
             ),
             LinkError::TooLarge { limit, recovered } => write!(
                 f,
                 "The shared text is larger than the {} MB a link may hold{}.",
                 limit / (1024 * 1024),
-                restored(recovered.as_ref())
+                restored(recovered.as_deref())
             ),
             LinkError::BadHeader { detail, recovered } => write!(
                 f,
@@ -298,16 +298,7 @@ pub fn encode(state: &SharedState) -> String {
     };
     // A struct of strings and numbers always serialises; the fallback is never used.
     let json = serde_json::to_string(&header).unwrap_or_else(|_| String::from("{}"));
-    let mut raw = Vec::with_capacity(json.len() + 5 + state.text.len());
-    raw.extend_from_slice(json.as_bytes());
-    // The header's own checksum, so that a link cut inside the text restores a checked header.
-    raw.push(b'\t');
-    raw.extend_from_slice(
-        URL_SAFE_NO_PAD
-            .encode(chunk_sum(json.as_bytes()))
-            .as_bytes(),
-    );
-    raw.push(b'\n');
+    let mut raw = header_line(&json);
     raw.extend_from_slice(state.text.as_bytes());
     let zipped = miniz_oxide::deflate::compress_to_vec_zlib(&raw, LEVEL);
     format!("{FORMAT_VERSION}.{}", URL_SAFE_NO_PAD.encode(zipped))
@@ -549,7 +540,7 @@ fn state_of(h: Header, text: String) -> SharedState {
     }
 }
 
-fn recovered_of(state: SharedState, total_bytes: usize) -> Recovered {
+fn recovered_of(state: SharedState, total_bytes: usize) -> Box<Recovered> {
     let bytes = state.text.len();
     let lines = if bytes == 0 {
         0
@@ -557,18 +548,18 @@ fn recovered_of(state: SharedState, total_bytes: usize) -> Recovered {
         crate::span::LineIndex::new(&state.text).line_count()
             - usize::from(state.text.ends_with('\n') || state.text.ends_with('\r'))
     };
-    Recovered {
+    Box::new(Recovered {
         state,
         bytes,
         total_bytes: total_bytes.max(bytes),
         lines,
-    }
+    })
 }
 
 /// What a prefix of the inflated payload yields: the header (when its line is complete) and the
 /// text up to the first chunk that is incomplete or fails its checksum (then cut to whole
 /// `char`s), and whether a chunk failed (the link was altered, not only cut).
-fn partial(raw: &[u8]) -> (Option<Recovered>, bool) {
+fn partial(raw: &[u8]) -> (Option<Box<Recovered>>, bool) {
     let Some(nl) = raw.iter().position(|&b| b == b'\n') else {
         return (None, false);
     };
