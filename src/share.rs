@@ -314,6 +314,74 @@ pub fn catalog_link(base: &str, rule_id: &str) -> String {
     format!("{}#/rules/{rule_id}", page_url(base))
 }
 
+/// What the page offers to share: the link, and past [`MAIL_SAFE_LENGTH`] a shorter one and the
+/// rule's page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LinkOffer {
+    /// The link to the whole state.
+    pub link: String,
+    /// Its length in characters.
+    pub length: usize,
+    /// Past [`MAIL_SAFE_LENGTH`]: a link to the text [`shorten`] keeps, when that is shorter.
+    pub shorter: Option<ShorterLink>,
+    /// Past [`MAIL_SAFE_LENGTH`]: the chosen (or first) finding's page in the catalog.
+    pub catalog: Option<String>,
+}
+
+/// A link to the shortened text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShorterLink {
+    /// The link (its state names the kept trace as trace 1, and no view options: the page's
+    /// section ids change with the text).
+    pub link: String,
+    /// Its length in characters.
+    pub length: usize,
+    /// What it leaves out, one phrase each (`41 of 58 frames of the root cause`).
+    pub left_out: Vec<String>,
+}
+
+/// The link to `state`, and when it is longer than [`MAIL_SAFE_LENGTH`], a shorter link (the
+/// chosen trace, `state.trace`, shortened by [`shorten_trace`]) and the catalog page of the
+/// chosen finding. `diagnosis` is the diagnosis of `state.text`.
+pub fn offer(base: &str, state: &SharedState, diagnosis: &crate::Diagnosis) -> LinkOffer {
+    let full = link(base, state);
+    let length = full.chars().count();
+    if length <= MAIL_SAFE_LENGTH {
+        return LinkOffer {
+            link: full,
+            length,
+            shorter: None,
+            catalog: None,
+        };
+    }
+    let chosen = state.trace.and_then(|n| n.checked_sub(1));
+    let s = shorten_trace(&state.text, diagnosis, chosen);
+    let finding = state.finding.clone().or(s.finding.clone());
+    let shorter = (!s.left_out.is_empty()).then(|| {
+        let short = link(
+            base,
+            &SharedState {
+                finding: finding.clone(),
+                trace: s.trace.map(|_| 1),
+                options: ViewOptions::default(),
+                left_out: s.left_out.clone(),
+                text: s.text,
+            },
+        );
+        ShorterLink {
+            length: short.chars().count(),
+            link: short,
+            left_out: s.left_out,
+        }
+    });
+    LinkOffer {
+        link: full,
+        length,
+        shorter: shorter.filter(|x| x.length < length),
+        catalog: finding.map(|f| catalog_link(base, &f)),
+    }
+}
+
 /// `base` up to its fragment (`https://x/td/#/rules` → `https://x/td/`).
 fn page_url(base: &str) -> &str {
     base.split('#').next().unwrap_or(base)
@@ -766,6 +834,47 @@ mod tests {
         assert_eq!(*limit, MAX_TEXT_BYTES);
         assert!(r.bytes >= MAX_TEXT_BYTES && r.state.text.bytes().all(|b| b == b'a'));
         assert!(e.to_string().contains("20 MB"), "{e}");
+    }
+
+    #[test]
+    fn a_long_link_comes_with_a_shorter_one_and_the_rule_page() {
+        let text = format!(
+            "{}\n{}",
+            crate::FLAGSHIP_EXAMPLE,
+            include_str!("../tests/cases/seed-log4j.txt")
+        );
+        let d = crate::diagnose(&text);
+        let s = SharedState {
+            text,
+            ..SharedState::default()
+        };
+        let o = offer("https://x/", &s, &d);
+        assert!(o.length > MAIL_SAFE_LENGTH, "{}", o.length);
+        assert_eq!(decode(&o.link), Ok(s));
+        let short = o.shorter.expect("a shorter link");
+        assert!(short.length <= MAIL_SAFE_LENGTH, "{}", short.length);
+        assert!(
+            short
+                .left_out
+                .iter()
+                .any(|l| l == "the log lines around the trace" || l.ends_with("other trace")),
+            "{:?}",
+            short.left_out
+        );
+        let back = decode(&short.link).unwrap();
+        assert_eq!(back.left_out, short.left_out);
+        assert_eq!(back.finding.as_deref(), Some("async-wait-inflight-cme"));
+        assert_eq!(
+            o.catalog.as_deref(),
+            Some("https://x/#/rules/async-wait-inflight-cme")
+        );
+
+        let small = SharedState {
+            text: "x".to_owned(),
+            ..SharedState::default()
+        };
+        let o = offer("https://x/", &small, &crate::diagnose("x"));
+        assert_eq!((o.shorter, o.catalog), (None, None));
     }
 
     #[test]

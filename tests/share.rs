@@ -303,3 +303,68 @@ fn a_text_without_traces_is_left_as_it_is() {
     assert_eq!((s.text.as_str(), s.trace), ("hello", None));
     assert!(s.left_out.is_empty());
 }
+
+#[path = "support/flink_log.rs"]
+mod flink_log;
+
+/// Encode, decode and shorten a generated TaskManager log of `bytes`: the three times.
+fn time_log(bytes: usize) -> [std::time::Duration; 3] {
+    use std::time::Instant;
+    let (log, _) = flink_log::flink_log(bytes, 7);
+    // The flagship trace in the middle of the log.
+    let mid = log[..log.len() / 2].rfind('\n').map_or(0, |i| i + 1);
+    let text = format!(
+        "{}{}{}",
+        &log[..mid],
+        trace_doctor::FLAGSHIP_EXAMPLE,
+        &log[mid..]
+    );
+    let state = SharedState {
+        text,
+        ..SharedState::default()
+    };
+    let t = Instant::now();
+    let payload = share::encode(&state);
+    let encode = t.elapsed();
+    let t = Instant::now();
+    let back = share::decode(&payload);
+    let decode = t.elapsed();
+    assert!(back.as_ref().is_ok_and(|b| b.text == state.text));
+    let d = trace_doctor::diagnose(&state.text);
+    let t = Instant::now();
+    let s = share::shorten(&state.text, &d);
+    let shorten = t.elapsed();
+    // The first diagnosed trace of the log (the flagship, or a generated one before it).
+    assert!(s.finding.is_some());
+    assert!(s.text.len() < 10_000, "{}", s.text.len());
+    println!(
+        "{:>5} KB of log: payload {} KB, encode {encode:?}, decode {decode:?}, shorten {shorten:?}",
+        state.text.len() / 1024,
+        payload.len() / 1024
+    );
+    [encode, decode, shorten]
+}
+
+/// A big paste (10 MB in release, 1 MB in debug, and 4 times that) is shared in linear time:
+/// `cargo test --release --test share -- --nocapture big_paste` prints the times.
+#[test]
+fn a_big_paste_is_shared_in_linear_time() {
+    let n: usize = if cfg!(debug_assertions) {
+        1 << 20
+    } else {
+        10 << 20
+    };
+    let noise = std::time::Duration::from_millis(40);
+    let mut last = Vec::new();
+    for _attempt in 0..2 {
+        let a = time_log(n / 4);
+        let b = time_log(n);
+        last = (0..3)
+            .filter(|&i| b[i] > noise && b[i].as_secs_f64() / a[i].as_secs_f64() > 12.0)
+            .collect();
+        if last.is_empty() {
+            return;
+        }
+    }
+    panic!("stages {last:?} (encode, decode, shorten) grew faster than linear");
+}
