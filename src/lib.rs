@@ -19,6 +19,7 @@ pub mod model;
 pub mod parse;
 pub mod report;
 pub mod rules;
+pub mod share;
 pub mod span;
 pub mod version;
 pub mod view;

@@ -119,3 +119,100 @@ fn rules_lists_the_catalogue_as_json() {
             && ids.contains(&"broadcast-state-copy-cme")
     );
 }
+
+fn link_make(args: &[&str], input: &str) -> std::process::Output {
+    let mut child = cli()
+        .args(["link", "make", "-"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_link_made_by_the_cli_reads_back_to_the_same_text() {
+    let text = std::fs::read_to_string(case("seed.txt")).unwrap();
+    let out = link_make(
+        &[
+            "--base",
+            "https://example.org/trace-doctor/",
+            "--finding",
+            "async-wait-inflight-cme",
+        ],
+        &text,
+    );
+    assert!(out.status.success());
+    let link = String::from_utf8(out.stdout).unwrap();
+    let link = link.trim_end();
+    assert!(link.starts_with("https://example.org/trace-doctor/#/s/1."));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("link of {} characters", link.len())),
+        "{err}"
+    );
+    let back = cli().args(["link", "read", link]).output().unwrap();
+    assert!(back.status.success());
+    assert_eq!(String::from_utf8(back.stdout).unwrap(), text);
+    let err = String::from_utf8_lossy(&back.stderr);
+    assert!(err.contains("finding: async-wait-inflight-cme"), "{err}");
+    let json = cli()
+        .args(["link", "read", link, "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["text"], text.as_str());
+    assert_eq!(v["finding"], "async-wait-inflight-cme");
+}
+
+#[test]
+fn the_short_link_says_what_it_left_out_and_still_diagnoses_the_same() {
+    let text = std::fs::read_to_string(case("seed-log4j.txt")).unwrap();
+    let full = link_make(&[], &text);
+    let short = link_make(&["--short"], &text);
+    assert!(short.status.success());
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert!(err.contains("left out "), "{err}");
+    assert!(err.contains("frames of the root cause"), "{err}");
+    assert!(short.stdout.len() < full.stdout.len());
+    let link = String::from_utf8(short.stdout).unwrap();
+    let back = cli()
+        .args(["link", "read", link.trim_end()])
+        .output()
+        .unwrap();
+    assert!(back.status.success());
+    let d = trace_doctor::diagnose(&String::from_utf8(back.stdout).unwrap());
+    assert_eq!(d.traces[0].findings[0].rule, "async-wait-inflight-cme");
+    assert!(String::from_utf8_lossy(&back.stderr).contains("this is a shorter link"));
+}
+
+#[test]
+fn a_bad_link_exits_with_2_and_prints_what_could_be_restored() {
+    let text = std::fs::read_to_string(case("seed.txt")).unwrap();
+    let out = link_make(&[], &text);
+    let link = String::from_utf8(out.stdout).unwrap();
+    let cut = &link.trim_end()[..link.len() / 2];
+    let back = cli().args(["link", "read", cut]).output().unwrap();
+    assert_eq!(back.status.code(), Some(2));
+    let restored = String::from_utf8(back.stdout).unwrap();
+    assert!(!restored.is_empty() && text.starts_with(&restored));
+    let err = String::from_utf8_lossy(&back.stderr);
+    assert!(err.contains("The link is cut short"), "{err}");
+    assert!(err.contains("warning: printing only the part"), "{err}");
+
+    let not = cli()
+        .args(["link", "read", "https://example.org/#/rules"])
+        .output()
+        .unwrap();
+    assert_eq!(not.status.code(), Some(2));
+    assert!(not.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&not.stderr).contains("not a Trace Doctor share link"));
+}

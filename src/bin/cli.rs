@@ -3,11 +3,16 @@
 //! `trace-doctor diagnose [FILE|-] [--format text|json|markdown]` reads a trace (from a file, or
 //! standard input when FILE is `-` or absent) and prints the diagnosis. Exit codes: 0 when at
 //! least one trace was read, 1 when none was found, 2 when the input could not be read.
+//!
+//! `trace-doctor link make [FILE|-] [--base URL] [--short]` prints a share link to the page with
+//! the text in it (its length on stderr); `trace-doctor link read URL|PAYLOAD|-` prints the text
+//! a link holds (the chosen finding on stderr). A bad link exits with 2 and says why; what could
+//! be restored from it is still printed, with a warning.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::process::ExitCode;
-use trace_doctor::report;
+use trace_doctor::{report, share};
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +35,11 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Make or read a share link (the whole text in the link's `#` fragment, compressed).
+    Link {
+        #[command(subcommand)]
+        action: LinkAction,
+    },
     /// List the rules.
     Rules {
         /// Output format.
@@ -37,6 +47,39 @@ enum Command {
         format: Format,
     },
 }
+
+#[derive(Subcommand)]
+enum LinkAction {
+    /// Print a link to the page that opens with this text (its length goes to stderr).
+    Make {
+        /// File to read; `-` or nothing reads standard input.
+        file: Option<std::path::PathBuf>,
+        /// The address of the page the link opens (your copy of Trace Doctor).
+        #[arg(long, default_value = DEFAULT_BASE)]
+        base: String,
+        /// Keep only what matters of the diagnosed trace (for links past 2,000 characters,
+        /// which some mail clients break); stderr says what was left out.
+        #[arg(long)]
+        short: bool,
+        /// The finding the page shows chosen (a rule id).
+        #[arg(long)]
+        finding: Option<String>,
+        /// The trace the page shows chosen (1-based, in input order).
+        #[arg(long)]
+        trace: Option<usize>,
+    },
+    /// Print the text a link holds (the chosen finding and trace go to stderr).
+    Read {
+        /// The link, its `#/s/…` fragment or the bare payload; `-` reads standard input.
+        link: String,
+        /// Print the whole shared state as JSON instead.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Where `scripts/serve.sh` serves the page.
+const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -63,9 +106,138 @@ fn read_input(file: Option<&std::path::Path>) -> Result<String, String> {
     Ok(trace_doctor::decode::bytes_to_text(&bytes))
 }
 
+fn link_make(
+    file: Option<&std::path::Path>,
+    base: &str,
+    short: bool,
+    finding: Option<String>,
+    trace: Option<usize>,
+) -> ExitCode {
+    let text = match read_input(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("trace-doctor: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // Redaction hook: the text is shared as given. Redaction (and `--no-redact`) goes here,
+    // before the state is made.
+    let mut state = share::SharedState {
+        text,
+        finding,
+        trace,
+        ..share::SharedState::default()
+    };
+    if short {
+        let diagnosis = trace_doctor::diagnose(&state.text);
+        let chosen = state.trace.and_then(|n| n.checked_sub(1));
+        let s = share::shorten_trace(&state.text, &diagnosis, chosen);
+        if s.left_out.is_empty() {
+            eprintln!("trace-doctor: nothing could be left out");
+        } else {
+            eprintln!("trace-doctor: left out {}", s.left_out.join("; "));
+            // The shorter text holds one trace, and leads with the finding kept.
+            state.trace = s.trace.map(|_| 1);
+            state.finding = state.finding.or(s.finding.clone());
+        }
+        state.text = s.text;
+        state.left_out = s.left_out;
+        let link = share::link(base, &state);
+        if link.chars().count() > share::MAIL_SAFE_LENGTH {
+            if let Some(rule) = &s.finding {
+                eprintln!(
+                    "trace-doctor: still longer than {} characters; the rule's page: {}",
+                    share::MAIL_SAFE_LENGTH,
+                    share::catalog_link(base, rule)
+                );
+            }
+        }
+        print_link(&link);
+    } else {
+        let link = share::link(base, &state);
+        print_link(&link);
+        if link.chars().count() > share::MAIL_SAFE_LENGTH {
+            eprintln!(
+                "trace-doctor: longer than {} characters, which some mail clients break; --short makes a shorter link",
+                share::MAIL_SAFE_LENGTH
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_link(link: &str) {
+    println!("{link}");
+    eprintln!("trace-doctor: link of {} characters", link.chars().count());
+}
+
+fn link_read(link: &str, json: bool) -> ExitCode {
+    let input = if link == "-" {
+        match read_input(None) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("trace-doctor: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        link.to_owned()
+    };
+    let (state, code) = match share::decode(&input) {
+        Ok(state) => (state, ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("trace-doctor: {e}");
+            match e.into_recovered() {
+                Some(r) => {
+                    eprintln!("trace-doctor: warning: printing only the part that could be restored ({} of {} bytes)", r.bytes, r.total_bytes);
+                    (r.state, ExitCode::from(2))
+                }
+                None => return ExitCode::from(2),
+            }
+        }
+    };
+    if json {
+        match serde_json::to_string_pretty(&state) {
+            Ok(j) => println!("{j}"),
+            Err(e) => {
+                eprintln!("trace-doctor: cannot write JSON ({e})");
+                return ExitCode::from(2);
+            }
+        }
+        return code;
+    }
+    print!("{}", state.text);
+    if let Some(f) = &state.finding {
+        eprintln!("trace-doctor: finding: {f}");
+    }
+    if let Some(t) = state.trace {
+        eprintln!("trace-doctor: trace: {t}");
+    }
+    if !state.left_out.is_empty() {
+        eprintln!(
+            "trace-doctor: this is a shorter link; left out {}",
+            state.left_out.join("; ")
+        );
+    }
+    code
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Link {
+            action:
+                LinkAction::Make {
+                    file,
+                    base,
+                    short,
+                    finding,
+                    trace,
+                },
+        } => link_make(file.as_deref(), &base, short, finding, trace),
+        Command::Link {
+            action: LinkAction::Read { link, json },
+        } => link_read(&link, json),
         Command::Diagnose { file, format } => {
             let input = match read_input(file.as_deref()) {
                 Ok(s) => s,
