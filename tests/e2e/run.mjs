@@ -371,6 +371,16 @@ async function test(name, fn) {
 async function openApp(page) {
   await page.goto(PAGE_URL, { waitUntil: 'load', timeout: 30_000 });
   await page.locator('#trace-input').waitFor({ state: 'visible', timeout: 20_000 });
+  // Each test starts from an empty input: drop the text an earlier test left kept in the browser.
+  const kept = await page.evaluate(() => {
+    const had = localStorage.getItem('trace-doctor.input') !== null;
+    localStorage.clear();
+    return had;
+  });
+  if (kept) {
+    await page.reload({ waitUntil: 'load', timeout: 30_000 });
+    await page.locator('#trace-input').waitFor({ state: 'visible', timeout: 20_000 });
+  }
 }
 
 async function statusState(page) {
