@@ -4,8 +4,9 @@
 //! a link to the full diagnosis. When no rule matched: the root cause, the frame to look at
 //! first and the terms to search the archives for.
 //!
-//! [`digest`] selects what to tell from a [`Report`] into a [`Digest`] (a serialisable view
-//! model); [`plain_text`] renders it for mail (prose wrapped at [`WIDTH`] columns, quoted trace
+//! [`digest`] selects what to tell from a [`Report`] into a [`Digest`], a view model that
+//! round-trips through serde (a worker can build it and the page render it with the share link
+//! it makes later: [`plain_text_of`], [`markdown_of`]); [`plain_text`] renders it for mail (prose wrapped at [`WIDTH`] columns, quoted trace
 //! lines kept whole) and [`markdown`] as GitHub-flavoured Markdown (JIRA Cloud's editor takes
 //! most of it when pasted; JIRA Server's wiki markup does not, so use the plain text there).
 //!
@@ -22,9 +23,9 @@ pub use markdown::markdown_of;
 pub use plain::plain_text_of;
 
 use crate::frames::FrameGroup;
-use crate::report::{ContextReport, ExceptionReport, ReferenceReport, Report, TraceReport};
+use crate::report::{ContextReport, ExceptionReport, Report, TraceReport};
 use crate::rules;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Columns the plain-text digest's prose is wrapped at (counted in chars). Quoted trace lines,
 /// code and URLs are never broken, so they may be longer.
@@ -55,7 +56,7 @@ pub fn markdown(report: &Report, link: Option<&str>) -> String {
 }
 
 /// What a digest tells: the traces told in full, and counts of the others.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Digest {
     /// The traces told in full, in input order.
     pub traces: Vec<TraceDigest>,
@@ -74,7 +75,7 @@ pub struct Digest {
 }
 
 /// One trace told in full.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceDigest {
     /// 1-based number of the trace among the report's traces (input order).
     pub number: usize,
@@ -96,7 +97,7 @@ pub struct TraceDigest {
     /// for).
     pub flink: bool,
     /// Facts read from the text.
-    pub context: ContextReport,
+    pub context: ContextDigest,
     /// The leading finding, when a rule matched.
     pub finding: Option<FindingDigest>,
     /// When no rule matched: what to search the mailing-list archives and JIRA for.
@@ -104,7 +105,7 @@ pub struct TraceDigest {
 }
 
 /// What one quoted line is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum QuoteKind {
     /// An exception header (`Caused by: java.util.ConcurrentModificationException`).
@@ -118,7 +119,7 @@ pub enum QuoteKind {
 }
 
 /// One line of the quoted trace.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuoteLine {
     /// What the line is.
     pub kind: QuoteKind,
@@ -129,7 +130,7 @@ pub struct QuoteLine {
 }
 
 /// Prose in both renderings.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Text {
     /// Markdown.
     pub md: String,
@@ -150,8 +151,50 @@ impl From<&rules::schema::Prose> for Text {
     }
 }
 
+/// Facts read from the text around a trace; `None` when unknown.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextDigest {
+    /// The checkpoint that failed.
+    pub checkpoint_id: Option<u64>,
+    /// Task name as printed (`a -> b`).
+    pub task: Option<String>,
+    /// Operators of the chain, in order.
+    pub operators: Option<Vec<String>>,
+    /// Subtask as printed, 1-based.
+    pub subtask: Option<u32>,
+    /// Parallelism.
+    pub parallelism: Option<u32>,
+    /// Execution attempt.
+    pub attempt: Option<u32>,
+    /// Time printed with the trace.
+    pub time: Option<String>,
+}
+
+impl From<&ContextReport> for ContextDigest {
+    fn from(c: &ContextReport) -> Self {
+        ContextDigest {
+            checkpoint_id: c.checkpoint_id,
+            task: c.task.clone(),
+            operators: c.operators.clone(),
+            subtask: c.subtask,
+            parallelism: c.parallelism,
+            attempt: c.attempt,
+            time: c.time.clone(),
+        }
+    }
+}
+
+/// A docs page or an issue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Link text.
+    pub title: String,
+    /// Absolute URL.
+    pub url: String,
+}
+
 /// The leading finding of a told trace.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FindingDigest {
     /// Rule id.
     pub rule: String,
@@ -166,7 +209,7 @@ pub struct FindingDigest {
     /// What does not help.
     pub not_fixes: Vec<Text>,
     /// Docs pages and issues.
-    pub references: Vec<ReferenceReport>,
+    pub references: Vec<Reference>,
     /// Further rules that matched the same trace: `(id, title)`, most specific first.
     pub also: Vec<(String, String)>,
 }
@@ -293,7 +336,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
             e.class.starts_with("org.apache.flink.")
                 || e.frames.iter().any(|f| f.group == FrameGroup::Flink)
         }),
-        context: t.context.clone(),
+        context: ContextDigest::from(&t.context),
         finding: lead.map(|f| {
             let rule = rules::by_id(&f.rule);
             let e = rule.map(|r| &r.def.explanation);
@@ -311,7 +354,14 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
                 not_fixes: e
                     .map(|e| e.not_fixes.iter().map(Text::from).collect())
                     .unwrap_or_default(),
-                references: f.references.clone(),
+                references: f
+                    .references
+                    .iter()
+                    .map(|r| Reference {
+                        title: r.title.clone(),
+                        url: r.url.clone(),
+                    })
+                    .collect(),
                 also: t
                     .findings
                     .iter()
@@ -492,7 +542,7 @@ fn gap() -> QuoteLine {
 /// through `words` (plain text leaves both as they are; Markdown puts names in code spans and
 /// escapes the time), operators joined by `arrow`.
 fn context_facts(
-    c: &ContextReport,
+    c: &ContextDigest,
     name: &dyn Fn(&str) -> String,
     words: &dyn Fn(&str) -> String,
     arrow: &str,

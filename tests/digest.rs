@@ -259,12 +259,33 @@ fn no_trace_says_so() {
 }
 
 #[test]
-fn the_digest_model_serialises() {
-    let d = digest::digest(&report_of(trace_doctor::FLAGSHIP_EXAMPLE), Some(LINK));
+fn the_digest_model_round_trips_and_takes_its_link_late() {
+    // A worker builds the model without the link; the page adds the share link and renders.
+    let d = digest::digest(&report_of(trace_doctor::FLAGSHIP_EXAMPLE), None);
     let v = serde_json::to_value(&d).expect("serialises");
     assert_eq!(v["traces"][0]["finding"]["rule"], "async-wait-inflight-cme");
     assert_eq!(v["traces"][0]["quote"][0]["kind"], "header");
-    assert_eq!(v["link"], LINK);
+    assert_eq!(v["traces"][0]["context"]["checkpoint_id"], 575);
+    let mut back: digest::Digest = serde_json::from_value(v).expect("deserialises");
+    assert_eq!(back, d);
+    back.link = Some(LINK.to_owned());
+    let r = report_of(trace_doctor::FLAGSHIP_EXAMPLE);
+    assert_eq!(
+        digest::plain_text_of(&back),
+        digest::plain_text(&r, Some(LINK))
+    );
+    assert_eq!(digest::markdown_of(&back), digest::markdown(&r, Some(LINK)));
+}
+
+#[test]
+fn a_thread_dump_alone_is_counted() {
+    let r = report_of(&fixture("forms/jstack-deadlock.txt"));
+    let plain = digest::plain_text(&r, None);
+    assert!(
+        plain.starts_with("The text is a thread dump of "),
+        "{plain}"
+    );
+    assert!(plain.contains("Java-level deadlock (line "));
 }
 
 mod properties {

@@ -5,14 +5,14 @@
 use super::{context_facts, Digest, QuoteKind, Text, TraceDigest};
 use std::fmt::Write;
 
-/// Renders `d` as Markdown (see [`super::markdown`]).
+/// Renders `d` as Markdown (see [`super::markdown`]), ending with `d.link` when set.
 pub fn markdown_of(d: &Digest) -> String {
     let mut out = String::new();
     if d.traces.is_empty() {
         if d.other_threads > 0 {
             let _ = writeln!(
                 out,
-                "The text is a thread dump ({} threads); no rule of Trace Doctor matches it.",
+                "The text is a thread dump of {} threads, with no known diagnosis.",
                 d.other_threads
             );
         } else if d.other_traces == 0 {

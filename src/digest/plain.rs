@@ -4,7 +4,7 @@
 use super::{context_facts, Digest, QuoteKind, Text, TraceDigest, WIDTH};
 use std::fmt::Write;
 
-/// Renders `d` as plain text (see [`super::plain_text`]).
+/// Renders `d` as plain text (see [`super::plain_text`]), ending with `d.link` when set.
 pub fn plain_text_of(d: &Digest) -> String {
     let mut out = String::new();
     if d.traces.is_empty() {
@@ -12,8 +12,7 @@ pub fn plain_text_of(d: &Digest) -> String {
             fill(
                 &mut out,
                 &format!(
-                    "The text is a thread dump ({} threads); no rule of Trace Doctor \
-                     matches it.",
+                    "The text is a thread dump of {} threads, with no known diagnosis.",
                     d.other_threads
                 ),
                 "",
