@@ -648,6 +648,10 @@ mod tests {
             ]
         );
         assert_eq!(t.marks[0], "the root cause");
+        // A Flink trace that shows no version: the reply asks for it.
+        assert!(t.flink && t.flink_version.is_none());
+        assert!(plain_text_of(&d)
+            .contains("\nFlink version: not shown by the trace (which one do you run?)\n"));
     }
 
     #[test]
