@@ -1,12 +1,16 @@
-//! Checks every rule file and renders its Markdown, then bundles the rules as JSON for the
-//! library (`OUT_DIR/rules.json`, `OUT_DIR/version-hints.json`). A rule that does not fit the
-//! schema fails the build with the file and the reason.
+//! Checks every rule file and renders its Markdown (to HTML for the page, to plain text for
+//! mail replies: `build/prose_text.rs`), then bundles the rules as JSON for the library
+//! (`OUT_DIR/rules.json`, `OUT_DIR/version-hints.json`). A rule that does not fit the schema
+//! fails the build with the file and the reason.
 
 use std::{env, fs, path::Path};
 
 #[path = "src/rules/schema.rs"]
 #[allow(dead_code)]
 mod schema;
+
+#[path = "build/prose_text.rs"]
+mod prose_text;
 
 use schema::{Prose, RuleDef, VersionKnowledge};
 
@@ -15,11 +19,13 @@ fn render(prose: &mut Prose) {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, parser);
     prose.html = html;
+    prose.text = prose_text::to_text(&prose.md);
 }
 
 fn main() {
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=knowledge");
+    println!("cargo:rerun-if-changed=build");
     let out_dir = env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let mut dirs: Vec<_> = fs::read_dir("rules")
         .expect("rules/ is readable")

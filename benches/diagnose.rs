@@ -1,4 +1,5 @@
-//! Parse and diagnose the flagship trace and each shared case (native).
+//! Parse and diagnose the flagship trace and each shared case; the reply digests of the
+//! flagship (native).
 //! Run: `cargo bench --bench diagnose`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -28,6 +29,15 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+    // The reply digests of the flagship trace, from its report (what the page's copy buttons do).
+    let seed = CASES[0].1;
+    let report = trace_doctor::report::build(seed, &trace_doctor::diagnose(seed));
+    c.bench_function("digest/plain-text/seed", |b| {
+        b.iter(|| trace_doctor::digest::plain_text(black_box(&report), Some("https://x.test/#s")))
+    });
+    c.bench_function("digest/markdown/seed", |b| {
+        b.iter(|| trace_doctor::digest::markdown(black_box(&report), Some("https://x.test/#s")))
+    });
     c.bench_function("rules/compile-catalogue", |b| {
         b.iter(|| {
             let defs: Vec<trace_doctor::rules::schema::RuleDef> =

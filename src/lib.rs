@@ -3,7 +3,8 @@
 //! Pure logic, no UI: [`parse`] reads traces out of pasted text (logs, mail, JSON, HTML) keeping
 //! byte spans into it; [`rules`] holds the rule catalogue (data files under `rules/`);
 //! [`matcher`] applies it; [`context`] and [`version`] read facts from the text; [`diagnose`]
-//! runs it all; [`report`] turns the result into the JSON, text and Markdown people read.
+//! runs it all; [`report`] turns the result into the JSON, text and Markdown people read;
+//! [`digest`] into a reply for a mailing list or an issue (plain text or Markdown).
 //! The Yew app (feature `web`) and the CLI (feature `cli`) render what this crate returns.
 
 #![warn(missing_docs)]
@@ -12,6 +13,7 @@ pub mod catalog;
 pub mod context;
 pub mod decode;
 pub mod diagnose;
+pub mod digest;
 pub mod frames;
 pub mod glob;
 pub mod matcher;

@@ -216,3 +216,73 @@ fn a_bad_link_exits_with_2_and_prints_what_could_be_restored() {
     assert!(not.stdout.is_empty());
     assert!(String::from_utf8_lossy(&not.stderr).contains("not a Trace Doctor share link"));
 }
+
+#[test]
+fn digest_formats_are_the_reply_with_the_link() {
+    let link = "https://trace-doctor.example/#v1.s=abc";
+    let out = cli()
+        .args([
+            "diagnose",
+            &case("seed.txt"),
+            "--format",
+            "digest",
+            "--link",
+            link,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        trace_doctor::digest::plain_text(
+            &trace_doctor::report::build(
+                trace_doctor::FLAGSHIP_EXAMPLE,
+                &trace_doctor::diagnose(trace_doctor::FLAGSHIP_EXAMPLE)
+            ),
+            Some(link)
+        )
+    );
+    assert!(text.starts_with("Diagnosis: The async I/O operator's in-flight record"));
+    assert!(
+        text.contains("        at java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)  [")
+    );
+    assert!(text.lines().any(|l| l == link));
+    assert!(text
+        .lines()
+        .all(|l| l.chars().count() <= 72 || l.starts_with("    ") || !l.trim().contains(' ')));
+
+    let out = cli()
+        .args(["diagnose", &case("seed.txt"), "--format", "digest-markdown"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.starts_with("**Diagnosis: The async I/O operator's in-flight record"));
+    assert!(md.contains("\n```text\n"));
+    assert!(
+        !md.contains("Full diagnosis"),
+        "no link given, none printed"
+    );
+
+    // No trace: the digest says so, and the exit code is still 1.
+    let mut child = cli()
+        .args(["diagnose", "-", "--format", "digest"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"no trace here")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "No stack trace found in the text.\n"
+    );
+}

@@ -4,7 +4,7 @@
 //! Linear time is checked without absolute numbers: each generator is run at size n and 4n and
 //! the ratio of the times must stay under [`MAX_RATIO`] (linear gives ~4, quadratic ~16).
 //! Each stage is timed on its own (parse, diagnose, report = `report::build` + `render_text` +
-//! the JSON, page model = `view::build`), so a failure names the stage.
+//! the JSON + both reply digests, page model = `view::build`), so a failure names the stage.
 //!
 //! The biggest sizes (100 MB of log, 10 MB lines, a million `Caused by:`, a million frames) run
 //! in release builds only: `cargo test --release --test pathological -- --nocapture`. A debug
@@ -24,7 +24,7 @@ mod flink_log;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use trace_doctor::{diagnose, parse::parse, report, view};
+use trace_doctor::{diagnose, digest, parse::parse, report, view};
 
 /// Time(4n) / time(n) must stay under this (linear ~4, quadratic ~16; the margin absorbs noise).
 const MAX_RATIO: f64 = 12.0;
@@ -104,8 +104,18 @@ fn run(input: &str, with_view: bool) -> Times {
     let built = report::build(input, &d);
     let text = report::render_text(&built);
     let json = serde_json::to_string(&built).expect("the report serializes");
+    let plain = digest::plain_text(&built, Some("https://x.test/#s"));
+    let md = digest::markdown(&built, None);
     let report_t = t.elapsed();
     assert!(!text.is_empty() && !json.is_empty());
+    // A digest tells a few traces with clipped lines: small whatever the input.
+    assert!(
+        plain.len() < 64 * 1024 && md.len() < 64 * 1024,
+        "digest of {} bytes: {} / {} bytes",
+        input.len(),
+        plain.len(),
+        md.len()
+    );
     let view_t = if with_view {
         let t = Instant::now();
         let page = view::build(input, &d);

@@ -1,8 +1,10 @@
 //! `trace-doctor`: the command-line face of the same core the page uses.
 //!
-//! `trace-doctor diagnose [FILE|-] [--format text|json|markdown]` reads a trace (from a file, or
-//! standard input when FILE is `-` or absent) and prints the diagnosis. Exit codes: 0 when at
-//! least one trace was read, 1 when none was found, 2 when the input could not be read.
+//! `trace-doctor diagnose [FILE|-] [--format text|json|markdown|digest|digest-markdown]
+//! [--link URL]` reads a trace (from a file, or standard input when FILE is `-` or absent) and
+//! prints the diagnosis; `digest` is the reply for a mailing list (plain text wrapped at 72
+//! columns), `digest-markdown` the same for GitHub. Exit codes: 0 when at least one trace was
+//! read, 1 when none was found, 2 when the input could not be read.
 //!
 //! `trace-doctor link make [FILE|-] [--base URL] [--short]` prints a share link to the page with
 //! the text in it (its length on stderr); `trace-doctor link read URL|PAYLOAD|-` prints the text
@@ -12,7 +14,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::process::ExitCode;
-use trace_doctor::{report, share};
+use trace_doctor::{digest, report, share};
 
 #[derive(Parser)]
 #[command(
@@ -34,6 +36,10 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Link to the full diagnosis, put at the end of a digest (`--format digest` or
+        /// `digest-markdown`).
+        #[arg(long)]
+        link: Option<String>,
     },
     /// Make or read a share link (the whole text in the link's `#` fragment, compressed).
     Link {
@@ -81,11 +87,18 @@ enum LinkAction {
 /// Where `scripts/serve.sh` serves the page.
 const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
+    /// The whole diagnosis, for a terminal.
     Text,
+    /// The documented JSON shape.
     Json,
+    /// The whole diagnosis as Markdown.
     Markdown,
+    /// A reply for a mailing list: plain text wrapped at 72 columns.
+    Digest,
+    /// A reply for GitHub (GitHub-flavoured Markdown).
+    DigestMarkdown,
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<String, String> {
@@ -238,7 +251,7 @@ fn main() -> ExitCode {
         Command::Link {
             action: LinkAction::Read { link, json },
         } => link_read(&link, json),
-        Command::Diagnose { file, format } => {
+        Command::Diagnose { file, format, link } => {
             let input = match read_input(file.as_deref()) {
                 Ok(s) => s,
                 Err(e) => {
@@ -258,6 +271,10 @@ fn main() -> ExitCode {
                 },
                 Format::Text => print!("{}", report::render_text(&report)),
                 Format::Markdown => print!("{}", report::render_markdown(&report)),
+                Format::Digest => print!("{}", digest::plain_text(&report, link.as_deref())),
+                Format::DigestMarkdown => {
+                    print!("{}", digest::markdown(&report, link.as_deref()))
+                }
             }
             if report.traces.is_empty() {
                 eprintln!("trace-doctor: no stack trace found in the input (expected lines such as \"at pkg.Class.method(File.java:12)\")");
@@ -292,7 +309,7 @@ fn main() -> ExitCode {
                         }
                     }
                 }
-                Format::Text | Format::Markdown => {
+                Format::Text | Format::Markdown | Format::Digest | Format::DigestMarkdown => {
                     for r in rules {
                         println!("{:<28} {:<20} {}", r.def.id, r.def.category, r.def.title);
                     }

@@ -185,7 +185,8 @@ pub struct Reference {
     pub url: String,
 }
 
-/// Markdown text with its HTML rendering (filled by `build.rs`; a rule file gives a plain string).
+/// Markdown text with its HTML and plain-text renderings (filled by `build.rs`; a rule file
+/// gives a plain string).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "ProseRepr")]
 pub struct Prose {
@@ -193,13 +194,26 @@ pub struct Prose {
     pub md: String,
     /// The HTML rendering of `md` (empty until `build.rs` renders it).
     pub html: String,
+    /// `md` as plain text for a mail reply (empty until `build.rs` renders it), not wrapped:
+    /// blocks are separated by a blank line and a paragraph is one line (soft breaks become
+    /// spaces, hard breaks newlines); a list item is a `- ` or `1. ` line, nested items and
+    /// an item's further paragraphs indented by the width of the markers above them; each
+    /// line of a code block starts with its item's indentation and a tab. Emphasis markers
+    /// and HTML are dropped, code spans keep their text, a link becomes `text (url)` (just the
+    /// text when it is the url), an image its alt text. See `build/prose_text.rs`.
+    pub text: String,
 }
 
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum ProseRepr {
     Md(String),
-    Both { md: String, html: String },
+    Rendered {
+        md: String,
+        html: String,
+        #[serde(default)]
+        text: String,
+    },
 }
 
 impl From<ProseRepr> for Prose {
@@ -208,8 +222,9 @@ impl From<ProseRepr> for Prose {
             ProseRepr::Md(md) => Prose {
                 md: md.trim().to_owned(),
                 html: String::new(),
+                text: String::new(),
             },
-            ProseRepr::Both { md, html } => Prose { md, html },
+            ProseRepr::Rendered { md, html, text } => Prose { md, html, text },
         }
     }
 }

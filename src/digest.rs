@@ -1,0 +1,684 @@
+//! Reply digests: what a Flink committer would write back on the mailing list or in an issue —
+//! the diagnosis and its summary, the decisive lines of the trace quoted with the role of each,
+//! the Flink version and context, the fixes best first, what does not help, the references and
+//! a link to the full diagnosis. When no rule matched: the root cause, the frame to look at
+//! first and the terms to search the archives for.
+//!
+//! [`digest`] selects what to tell from a [`Report`] into a [`Digest`], a view model that
+//! round-trips through serde (a worker can build it and the page render it with the share link
+//! it makes later: [`plain_text_of`], [`markdown_of`]); [`plain_text`] renders it for mail (prose wrapped at [`WIDTH`] columns, quoted trace
+//! lines kept whole) and [`markdown`] as GitHub-flavoured Markdown (JIRA Cloud's editor takes
+//! most of it when pasted; JIRA Server's wiki markup does not, so use the plain text there).
+//!
+//! Which traces are told: the diagnosed ones, one per leading rule (the first in input order,
+//! with the numbers of the others that share its diagnosis); when none is diagnosed, the most
+//! frequent trace (the first of equals). The rest is counted. Every piece of text taken from the
+//! input is clipped ([`MAX_QUOTED_CHARS`]) and a long cause chain is shortened, so a digest stays
+//! small and is built in time linear in the report, whatever was pasted.
+
+mod markdown;
+mod plain;
+
+pub use markdown::markdown_of;
+pub use plain::plain_text_of;
+
+use crate::frames::FrameGroup;
+use crate::report::{ContextReport, ExceptionReport, Report, TraceReport};
+use crate::rules;
+use serde::{Deserialize, Serialize};
+
+/// Columns the plain-text digest's prose is wrapped at (counted in chars). Quoted trace lines,
+/// code and URLs are never broken, so they may be longer.
+pub const WIDTH: usize = 72;
+
+/// The most chars quoted from one line of the input (an exception header or a frame); longer
+/// ones end with `…`.
+pub const MAX_QUOTED_CHARS: usize = 300;
+
+/// A cause chain longer than this is quoted with its top-level throwable and the innermost
+/// [`KEPT_INNERMOST`] causes only (plus any throwable the diagnosis points at).
+pub const MAX_CHAIN_QUOTED: usize = 8;
+
+/// How many of the innermost causes a shortened cause chain keeps.
+pub const KEPT_INNERMOST: usize = 3;
+
+/// The plain-text digest of `report` for a mail reply, with `link` (the share link, or none)
+/// at the end. Prose is wrapped at [`WIDTH`] columns; quoted trace lines are indented by four
+/// spaces and kept whole. Ends with a newline.
+pub fn plain_text(report: &Report, link: Option<&str>) -> String {
+    plain_text_of(&digest(report, link))
+}
+
+/// The Markdown digest of `report` (GitHub-flavoured: a fenced code block for the quoted lines,
+/// bold labels, Markdown links), with `link` (the share link, or none) at the end.
+pub fn markdown(report: &Report, link: Option<&str>) -> String {
+    markdown_of(&digest(report, link))
+}
+
+/// What a digest tells: the traces told in full, and counts of the others.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    /// The traces told in full, in input order.
+    pub traces: Vec<TraceDigest>,
+    /// True when the report holds more than one distinct trace (each told trace then gets a
+    /// heading with its number).
+    pub several: bool,
+    /// Distinct traces (not threads of a thread dump) neither told nor sharing a told trace's
+    /// diagnosis: they have no known diagnosis.
+    pub other_traces: usize,
+    /// Threads of thread dumps not told (each thread counted, identical ones too).
+    pub other_threads: usize,
+    /// 1-based lines where a jstack thread dump reports a Java-level deadlock.
+    pub deadlocks: Vec<usize>,
+    /// The link to the full diagnosis, as given by the caller.
+    pub link: Option<String>,
+}
+
+/// One trace told in full.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceDigest {
+    /// 1-based number of the trace among the report's traces (input order).
+    pub number: usize,
+    /// First and last 1-based input line of the trace.
+    pub lines: [usize; 2],
+    /// Times this trace appears in the input.
+    pub occurrences: usize,
+    /// Numbers (1-based) of the other traces whose leading diagnosis is the same rule.
+    pub same_diagnosis: Vec<usize>,
+    /// Fully qualified class of the root cause (or a placeholder for frames without a header).
+    pub root_cause: String,
+    /// The decisive lines, as printed (top-level throwable first), with gaps.
+    pub quote: Vec<QuoteLine>,
+    /// The role of each mark in `quote`: `marks[n - 1]` explains mark `n`.
+    pub marks: Vec<String>,
+    /// The Flink version the trace reveals (`1.13.0 – 1.13.2`), when it reveals one.
+    pub flink_version: Option<String>,
+    /// True when the trace shows Flink frames or classes (so a missing version is worth asking
+    /// for).
+    pub flink: bool,
+    /// Facts read from the text.
+    pub context: ContextDigest,
+    /// The leading finding, when a rule matched.
+    pub finding: Option<FindingDigest>,
+    /// When no rule matched: what to search the mailing-list archives and JIRA for.
+    pub search_terms: Option<String>,
+}
+
+/// What one quoted line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuoteKind {
+    /// An exception header (`Caused by: java.util.ConcurrentModificationException`).
+    Header,
+    /// A frame (`at java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)`).
+    Frame,
+    /// Frames left out (`...`).
+    Gap,
+    /// Exceptions of a long cause chain left out (`... 12 more causes ...`).
+    SkippedCauses,
+}
+
+/// One line of the quoted trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuoteLine {
+    /// What the line is.
+    pub kind: QuoteKind,
+    /// The line without indentation (`at …` for a frame, `...` for a gap).
+    pub text: String,
+    /// 1-based mark number (see [`TraceDigest::marks`]), for a line the diagnosis points at.
+    pub mark: Option<usize>,
+}
+
+/// Prose in both renderings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Text {
+    /// Markdown.
+    pub md: String,
+    /// Plain text, unwrapped (the shape of `Prose::text` in `rules::schema`).
+    pub text: String,
+}
+
+impl From<&rules::schema::Prose> for Text {
+    fn from(p: &rules::schema::Prose) -> Self {
+        Text {
+            md: p.md.clone(),
+            text: if p.text.is_empty() {
+                p.md.clone()
+            } else {
+                p.text.clone()
+            },
+        }
+    }
+}
+
+/// Facts read from the text around a trace; `None` when unknown.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextDigest {
+    /// The checkpoint that failed.
+    pub checkpoint_id: Option<u64>,
+    /// Task name as printed (`a -> b`).
+    pub task: Option<String>,
+    /// Operators of the chain, in order.
+    pub operators: Option<Vec<String>>,
+    /// Subtask as printed, 1-based.
+    pub subtask: Option<u32>,
+    /// Parallelism.
+    pub parallelism: Option<u32>,
+    /// Execution attempt.
+    pub attempt: Option<u32>,
+    /// Time printed with the trace.
+    pub time: Option<String>,
+}
+
+impl From<&ContextReport> for ContextDigest {
+    fn from(c: &ContextReport) -> Self {
+        ContextDigest {
+            checkpoint_id: c.checkpoint_id,
+            task: c.task.clone(),
+            operators: c.operators.clone(),
+            subtask: c.subtask,
+            parallelism: c.parallelism,
+            attempt: c.attempt,
+            time: c.time.clone(),
+        }
+    }
+}
+
+/// A docs page or an issue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Link text.
+    pub title: String,
+    /// Absolute URL.
+    pub url: String,
+}
+
+/// The leading finding of a told trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindingDigest {
+    /// Rule id.
+    pub rule: String,
+    /// Rule title.
+    pub title: String,
+    /// The root cause in a few sentences.
+    pub summary: Text,
+    /// Set when the rule's version bounds exclude the trace's Flink version.
+    pub version_mismatch: Option<String>,
+    /// Fixes, best first.
+    pub fixes: Vec<Text>,
+    /// What does not help.
+    pub not_fixes: Vec<Text>,
+    /// Docs pages and issues.
+    pub references: Vec<Reference>,
+    /// Further rules that matched the same trace: `(id, title)`, most specific first.
+    pub also: Vec<(String, String)>,
+}
+
+/// Selects what to tell from `report`; `link` is the share link (or none). See the module
+/// documentation for which traces are told.
+pub fn digest(report: &Report, link: Option<&str>) -> Digest {
+    // Diagnosed traces grouped by their leading rule, in input order of the first of each.
+    let mut groups: Vec<(&str, usize, Vec<usize>)> = Vec::new();
+    for (i, t) in report.traces.iter().enumerate() {
+        let Some(f) = t.findings.first() else {
+            continue;
+        };
+        match groups.iter_mut().find(|g| g.0 == f.rule) {
+            Some(g) => g.2.push(i + 1),
+            None => groups.push((&f.rule, i, Vec::new())),
+        }
+    }
+    let told: Vec<(usize, Vec<usize>)> = if groups.is_empty() {
+        // The most frequent trace that is not a thread of a dump; the first of equals.
+        let mut best: Option<usize> = None;
+        for (i, t) in report.traces.iter().enumerate() {
+            if t.thread.is_none()
+                && best.is_none_or(|b| t.occurrences > report.traces[b].occurrences)
+            {
+                best = Some(i);
+            }
+        }
+        best.map(|i| (i, Vec::new())).into_iter().collect()
+    } else {
+        groups.into_iter().map(|(_, i, same)| (i, same)).collect()
+    };
+    let mut counted = vec![false; report.traces.len()];
+    for (i, same) in &told {
+        counted[*i] = true;
+        for n in same {
+            counted[n - 1] = true;
+        }
+    }
+    let mut other_traces = 0;
+    let mut other_threads = 0;
+    for (t, _) in report.traces.iter().zip(&counted).filter(|(_, &c)| !c) {
+        if t.thread.is_some() {
+            other_threads += t.occurrences;
+        } else {
+            other_traces += 1;
+        }
+    }
+    Digest {
+        traces: told
+            .into_iter()
+            .map(|(i, same)| trace_digest(i + 1, &report.traces[i], same))
+            .collect(),
+        several: report.traces.len() > 1,
+        other_traces,
+        other_threads,
+        deadlocks: report.deadlocks.clone(),
+        link: link.map(str::to_owned),
+    }
+}
+
+fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> TraceDigest {
+    let root = t.root_cause;
+    // (exception, frame) → role, in the order the diagnosis gives them.
+    let mut roles: Vec<((usize, Option<usize>), String)> = Vec::new();
+    let mut add =
+        |at: (usize, Option<usize>), role: &str| match roles.iter_mut().find(|(k, _)| *k == at) {
+            Some((_, r)) if !r.split("; ").any(|x| x == role) => {
+                r.push_str("; ");
+                r.push_str(role);
+            }
+            Some(_) => {}
+            None => roles.push((at, role.to_owned())),
+        };
+    let lead = t.findings.first();
+    match lead {
+        Some(f) => {
+            for h in &f.highlights {
+                add((h.exception, h.frame), &h.role);
+            }
+        }
+        None => {
+            if let Some(ex) = t.exceptions.get(root) {
+                add((root, None), "the root cause");
+                let decisive = ex
+                    .frames
+                    .iter()
+                    .position(|f| f.group == FrameGroup::User && !f.expanded);
+                if !ex.frames.is_empty() {
+                    add(
+                        (root, Some(0)),
+                        if decisive == Some(0) {
+                            "where it was thrown, in your own code: look here first"
+                        } else {
+                            "where it was thrown"
+                        },
+                    );
+                }
+                if let Some(k) = decisive.filter(|&k| k > 0) {
+                    add(
+                        (root, Some(k)),
+                        "the innermost frame of your own code: look here first",
+                    );
+                }
+            }
+        }
+    }
+    let (quote, marks) = quote(t, &roles);
+    let version = &t.context.flink_version.summary;
+    TraceDigest {
+        number,
+        lines: t.lines,
+        occurrences: t.occurrences,
+        same_diagnosis,
+        root_cause: t
+            .exceptions
+            .get(root)
+            .map(|e| class_name(&e.class).to_owned())
+            .unwrap_or_default(),
+        quote,
+        marks,
+        flink_version: (!version.is_empty() && version != "unknown").then(|| version.clone()),
+        flink: t.exceptions.iter().any(|e| {
+            e.class.starts_with("org.apache.flink.")
+                || e.frames.iter().any(|f| f.group == FrameGroup::Flink)
+        }),
+        context: ContextDigest::from(&t.context),
+        finding: lead.map(|f| {
+            let rule = rules::by_id(&f.rule);
+            let e = rule.map(|r| &r.def.explanation);
+            FindingDigest {
+                rule: f.rule.clone(),
+                title: f.title.clone(),
+                summary: rule.map(|r| Text::from(&r.def.summary)).unwrap_or(Text {
+                    md: f.summary.clone(),
+                    text: f.summary.clone(),
+                }),
+                version_mismatch: f.version_mismatch.clone(),
+                fixes: e
+                    .map(|e| e.fixes.iter().map(Text::from).collect())
+                    .unwrap_or_default(),
+                not_fixes: e
+                    .map(|e| e.not_fixes.iter().map(Text::from).collect())
+                    .unwrap_or_default(),
+                references: f
+                    .references
+                    .iter()
+                    .map(|r| Reference {
+                        title: r.title.clone(),
+                        url: r.url.clone(),
+                    })
+                    .collect(),
+                also: t
+                    .findings
+                    .iter()
+                    .skip(1)
+                    .map(|g| (g.rule.clone(), g.title.clone()))
+                    .collect(),
+            }
+        }),
+        search_terms: t.search_terms.clone(),
+    }
+}
+
+fn class_name(class: &str) -> &str {
+    if class.is_empty() {
+        "(frames without an exception line)"
+    } else {
+        class
+    }
+}
+
+/// At most `max` chars of `s` with runs of whitespace as one space, `…` when cut. Reads at most
+/// a few times `max` bytes of `s`.
+fn clip(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut chars = 0;
+    for word in s.split_whitespace() {
+        if chars > 0 {
+            out.push(' ');
+            chars += 1;
+        }
+        for c in word.chars() {
+            if chars >= max {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+    }
+    out
+}
+
+fn header_text(e: &ExceptionReport) -> String {
+    let prefix = match e.relation {
+        "cause" => "Caused by: ",
+        "suppressed" => "Suppressed: ",
+        _ => "",
+    };
+    // A long message is clipped before its whitespace is collapsed: never read it whole.
+    let message = e.message.as_deref().map(|m| {
+        let mut end = m.len().min(MAX_QUOTED_CHARS * 8);
+        while !m.is_char_boundary(end) {
+            end -= 1;
+        }
+        m.get(..end).unwrap_or_default()
+    });
+    let line = match message {
+        Some(m) => format!("{prefix}{}: {m}", class_name(&e.class)),
+        None => format!("{prefix}{}", class_name(&e.class)),
+    };
+    clip(&line, MAX_QUOTED_CHARS)
+}
+
+fn frame_text(f: &crate::report::FrameReport) -> String {
+    let loc = match (&f.file, f.line) {
+        (Some(file), Some(line)) => format!("{file}:{line}"),
+        (Some(file), None) => file.clone(),
+        (None, _) => "Unknown Source".to_owned(),
+    };
+    clip(
+        &format!("at {}.{}({loc})", f.class, f.method),
+        MAX_QUOTED_CHARS,
+    )
+}
+
+/// The quoted lines of `t`: the headers of the cause chain (shortened when long) and of every
+/// throwable `roles` points at, each followed by the frames `roles` points at, with a gap line
+/// for frames left out. Marks are numbered in quote order.
+fn quote(
+    t: &TraceReport,
+    roles: &[((usize, Option<usize>), String)],
+) -> (Vec<QuoteLine>, Vec<String>) {
+    let n = t.exceptions.len();
+    let mut included = vec![false; n];
+    let chain = &t.cause_chain; // root cause first
+    let long = chain.len() > MAX_CHAIN_QUOTED;
+    for (k, &e) in chain.iter().enumerate() {
+        // A long chain keeps its top-level throwable (the last) and the innermost causes.
+        if !long || k < KEPT_INNERMOST || k + 1 == chain.len() {
+            if let Some(x) = included.get_mut(e) {
+                *x = true;
+            }
+        }
+    }
+    for ((e, _), _) in roles {
+        if let Some(x) = included.get_mut(*e) {
+            *x = true;
+        }
+    }
+    let mut in_chain = vec![false; n];
+    for &e in chain {
+        if let Some(x) = in_chain.get_mut(e) {
+            *x = true;
+        }
+    }
+    let mut lines = Vec::new();
+    let mut marks = Vec::new();
+    let mark_for = |at: (usize, Option<usize>), marks: &mut Vec<String>| {
+        roles.iter().find(|(k, _)| *k == at).map(|(_, role)| {
+            marks.push(role.clone());
+            marks.len()
+        })
+    };
+    let mut skipped_causes = 0;
+    for (i, ex) in t.exceptions.iter().enumerate() {
+        if !included[i] {
+            if in_chain[i] {
+                skipped_causes += 1;
+            }
+            continue;
+        }
+        if skipped_causes > 0 {
+            lines.push(QuoteLine {
+                kind: QuoteKind::SkippedCauses,
+                text: format!("... {skipped_causes} more causes ..."),
+                mark: None,
+            });
+            skipped_causes = 0;
+        }
+        lines.push(QuoteLine {
+            kind: QuoteKind::Header,
+            text: header_text(ex),
+            mark: mark_for((i, None), &mut marks),
+        });
+        let mut frames: Vec<usize> = roles
+            .iter()
+            .filter_map(|((e, f), _)| if *e == i { *f } else { None })
+            .filter(|&f| f < ex.frames.len())
+            .collect();
+        frames.sort_unstable();
+        frames.dedup();
+        let mut next = 0;
+        for f in frames {
+            if f > next {
+                lines.push(gap());
+            }
+            lines.push(QuoteLine {
+                kind: QuoteKind::Frame,
+                text: frame_text(&ex.frames[f]),
+                mark: mark_for((i, Some(f)), &mut marks),
+            });
+            next = f + 1;
+        }
+        if next < ex.frames.len() {
+            lines.push(gap());
+        }
+    }
+    if skipped_causes > 0 {
+        lines.push(QuoteLine {
+            kind: QuoteKind::SkippedCauses,
+            text: format!("... {skipped_causes} more causes ..."),
+            mark: None,
+        });
+    }
+    (lines, marks)
+}
+
+fn gap() -> QuoteLine {
+    QuoteLine {
+        kind: QuoteKind::Gap,
+        text: "...".to_owned(),
+        mark: None,
+    }
+}
+
+/// The context facts in words (`checkpoint 575`, `operator chain a -> b`, `subtask 18 of 60
+/// (attempt 0)`, `logged at …`), operator and task names passed through `name` and the time
+/// through `words` (plain text leaves both as they are; Markdown puts names in code spans and
+/// escapes the time), operators joined by `arrow`.
+fn context_facts(
+    c: &ContextDigest,
+    name: &dyn Fn(&str) -> String,
+    words: &dyn Fn(&str) -> String,
+    arrow: &str,
+) -> Vec<String> {
+    let mut facts = Vec::new();
+    if let Some(id) = c.checkpoint_id {
+        facts.push(format!("checkpoint {id}"));
+    }
+    match c.operators.as_deref() {
+        Some([one]) => facts.push(format!("operator {}", name(&clip(one, 120)))),
+        Some(ops) if !ops.is_empty() => facts.push(format!(
+            "operator chain {}",
+            ops.iter()
+                .take(12)
+                .map(|o| name(&clip(o, 120)))
+                .collect::<Vec<_>>()
+                .join(arrow)
+                + if ops.len() > 12 { " …" } else { "" }
+        )),
+        _ => {
+            if let Some(task) = &c.task {
+                facts.push(format!("task {}", name(&clip(task, 200))));
+            }
+        }
+    }
+    match (c.subtask, c.parallelism, c.attempt) {
+        (Some(s), Some(p), Some(a)) => facts.push(format!("subtask {s} of {p} (attempt {a})")),
+        (Some(s), Some(p), None) => facts.push(format!("subtask {s} of {p}")),
+        _ => {}
+    }
+    if let Some(time) = &c.time {
+        facts.push(format!("logged at {}", words(&clip(time, 60))));
+    }
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(input: &str) -> Report {
+        crate::report::build(input, &crate::diagnose(input))
+    }
+
+    #[test]
+    fn clip_collapses_whitespace_and_cuts_on_chars() {
+        assert_eq!(clip("a\n  b\tc", 10), "a b c");
+        assert_eq!(clip("ääääää", 3), "äää…");
+        assert_eq!(clip("", 3), "");
+    }
+
+    #[test]
+    fn the_seed_tells_one_diagnosed_trace_with_marked_frames() {
+        let d = digest(
+            &report(crate::FLAGSHIP_EXAMPLE),
+            Some("https://x.test/#s=1"),
+        );
+        assert_eq!(d.traces.len(), 1);
+        let t = &d.traces[0];
+        assert_eq!(t.root_cause, "java.util.ConcurrentModificationException");
+        assert_eq!(
+            t.finding.as_ref().map(|f| f.rule.as_str()),
+            Some("async-wait-inflight-cme")
+        );
+        let headers: Vec<&str> = t
+            .quote
+            .iter()
+            .filter(|l| l.kind == QuoteKind::Header)
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(headers.len(), 3);
+        assert!(headers[0].starts_with("java.io.IOException: Could not perform checkpoint 575"));
+        assert!(headers[2].starts_with("Caused by: java.util.ConcurrentModificationException"));
+        // Every mark is explained, in quote order.
+        let marked: Vec<usize> = t.quote.iter().filter_map(|l| l.mark).collect();
+        assert_eq!(marked, (1..=t.marks.len()).collect::<Vec<_>>());
+        assert!(t.marks.contains(&"the map being iterated".to_owned()));
+        assert_eq!(t.flink_version.as_deref(), Some("1.13.0 – 1.13.2"));
+        assert_eq!(d.link.as_deref(), Some("https://x.test/#s=1"));
+    }
+
+    #[test]
+    fn an_undiagnosed_trace_points_at_the_innermost_user_frame() {
+        let input = "java.lang.RuntimeException: wrapper\n\tat a.B.c(B.java:1)\nCaused by: java.lang.IllegalStateException: Buffer pool is destroyed 42\n\tat org.apache.flink.X.y(X.java:1)\n\tat com.acme.Job.map(Job.java:12)\n\tat org.apache.flink.Z.z(Z.java:3)\n";
+        let d = digest(&report(input), None);
+        let t = &d.traces[0];
+        assert!(t.finding.is_none());
+        assert!(t.search_terms.as_deref().unwrap_or("").contains("Job.map"));
+        let texts: Vec<(&str, Option<usize>)> =
+            t.quote.iter().map(|l| (l.text.as_str(), l.mark)).collect();
+        assert_eq!(
+            texts,
+            [
+                ("java.lang.RuntimeException: wrapper", None),
+                ("...", None),
+                (
+                    "Caused by: java.lang.IllegalStateException: Buffer pool is destroyed 42",
+                    Some(1)
+                ),
+                ("at org.apache.flink.X.y(X.java:1)", Some(2)),
+                ("at com.acme.Job.map(Job.java:12)", Some(3)),
+                ("...", None),
+            ]
+        );
+        assert_eq!(t.marks[0], "the root cause");
+        // A Flink trace that shows no version: the reply asks for it.
+        assert!(t.flink && t.flink_version.is_none());
+        assert!(plain_text_of(&d)
+            .contains("\nFlink version: not shown by the trace (which one do you run?)\n"));
+    }
+
+    #[test]
+    fn a_long_cause_chain_is_shortened() {
+        let mut input = String::from("java.lang.RuntimeException: top\n\tat a.B.c(B.java:1)\n");
+        for k in 0..50 {
+            input.push_str(&format!(
+                "Caused by: java.lang.IllegalStateException: level {k}\n\tat a.B.c(B.java:{k})\n"
+            ));
+        }
+        let d = digest(&report(&input), None);
+        let q = &d.traces[0].quote;
+        let headers = q.iter().filter(|l| l.kind == QuoteKind::Header).count();
+        assert_eq!(headers, 1 + KEPT_INNERMOST);
+        assert!(q
+            .iter()
+            .any(|l| l.kind == QuoteKind::SkippedCauses && l.text == "... 47 more causes ..."));
+    }
+
+    #[test]
+    fn several_traces_tell_the_diagnosed_and_count_the_others() {
+        let other = "java.lang.IllegalStateException: boom\n\tat com.acme.Job.map(Job.java:12)\n";
+        let input = format!("{other}\n{}\n{other}", crate::FLAGSHIP_EXAMPLE);
+        let d = digest(&report(&input), None);
+        assert!(d.several);
+        assert_eq!(d.traces.len(), 1);
+        assert_eq!(d.traces[0].number, 2);
+        assert_eq!(d.other_traces, 1);
+    }
+}

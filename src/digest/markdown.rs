@@ -1,0 +1,303 @@
+//! The Markdown digest (GitHub-flavoured): bold labels, the quoted trace in a fenced code block
+//! whose fence is longer than any run of backticks in it, the user's names in code spans, links
+//! as Markdown links.
+
+use super::{context_facts, Digest, QuoteKind, Text, TraceDigest};
+use std::fmt::Write;
+
+/// Renders `d` as Markdown (see [`super::markdown`]), ending with `d.link` when set.
+pub fn markdown_of(d: &Digest) -> String {
+    let mut out = String::new();
+    if d.traces.is_empty() {
+        if d.other_threads > 0 {
+            let _ = writeln!(
+                out,
+                "The text is a thread dump of {} threads, with no known diagnosis.",
+                d.other_threads
+            );
+        } else if d.other_traces == 0 {
+            out.push_str("No stack trace found in the text.\n");
+        }
+    }
+    for (k, t) in d.traces.iter().enumerate() {
+        if k > 0 {
+            out.push_str("\n---\n\n");
+        }
+        trace(&mut out, t, d.several);
+    }
+    let mut others = Vec::new();
+    if d.other_traces > 0 {
+        others.push(format!(
+            "{} other trace{} without a known diagnosis",
+            d.other_traces,
+            if d.other_traces == 1 { "" } else { "s" }
+        ));
+    }
+    if d.other_threads > 0 && !d.traces.is_empty() {
+        others.push(format!(
+            "{} thread{} of a thread dump",
+            d.other_threads,
+            if d.other_threads == 1 { "" } else { "s" }
+        ));
+    }
+    if !others.is_empty() {
+        let _ = writeln!(out, "\nThe text also holds {}.", others.join(" and "));
+    }
+    for line in &d.deadlocks {
+        let _ = writeln!(
+            out,
+            "\nThe thread dump reports a Java-level deadlock (line {line})."
+        );
+    }
+    if let Some(link) = &d.link {
+        let _ = writeln!(
+            out,
+            "\n[Full diagnosis (Trace Doctor)]({})",
+            link_destination(link)
+        );
+    }
+    out
+}
+
+fn trace(out: &mut String, t: &TraceDigest, several: bool) {
+    if several {
+        let times = if t.occurrences > 1 {
+            format!(" (seen {} times)", t.occurrences)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "### Trace {} — lines {}–{}{times}\n",
+            t.number, t.lines[0], t.lines[1]
+        );
+    } else if t.occurrences > 1 {
+        let _ = writeln!(out, "(This trace appears {} times.)\n", t.occurrences);
+    }
+    match &t.finding {
+        Some(f) => {
+            let _ = writeln!(out, "**Diagnosis: {}**\n", f.title);
+            let _ = writeln!(out, "{}", f.summary.md);
+            if let Some(m) = &f.version_mismatch {
+                let _ = writeln!(out, "\n> **Note:** {m}");
+            }
+        }
+        None => {
+            out.push_str("**No known diagnosis:** no rule of Trace Doctor matches this trace.\n")
+        }
+    }
+    out.push('\n');
+    let _ = writeln!(out, "- **Root cause:** {}", code(&t.root_cause));
+    match &t.flink_version {
+        Some(v) => {
+            let _ = writeln!(out, "- **Flink version:** {v}");
+        }
+        None if t.flink => {
+            out.push_str("- **Flink version:** not shown by the trace (which one do you run?)\n")
+        }
+        None => {}
+    }
+    let facts = context_facts(&t.context, &|s| code(s), &|s| escape(s), " → ");
+    if !facts.is_empty() {
+        let _ = writeln!(out, "- **Context:** {}", facts.join(", "));
+    }
+    if !t.quote.is_empty() {
+        out.push_str(if t.marks.is_empty() {
+            "\n**The decisive lines of the trace:**\n\n"
+        } else {
+            "\n**The decisive lines of the trace** (`[n]` is explained below):\n\n"
+        });
+        let mut block = String::new();
+        for line in &t.quote {
+            let indent = match line.kind {
+                QuoteKind::Header | QuoteKind::SkippedCauses => "",
+                QuoteKind::Frame | QuoteKind::Gap => "    ",
+            };
+            match line.mark {
+                Some(n) => {
+                    let _ = writeln!(block, "{indent}{}  [{n}]", line.text);
+                }
+                None => {
+                    let _ = writeln!(block, "{indent}{}", line.text);
+                }
+            }
+        }
+        let fence = fence_for(&block);
+        let _ = write!(out, "{fence}text\n{block}{fence}\n");
+        if !t.marks.is_empty() {
+            out.push('\n');
+            for (k, role) in t.marks.iter().enumerate() {
+                let _ = writeln!(out, "- `[{}]` {}", k + 1, escape(role));
+            }
+        }
+    }
+    if let Some(f) = &t.finding {
+        if !f.fixes.is_empty() {
+            out.push_str("\n**Fixes, best first:**\n\n");
+            for (k, fix) in f.fixes.iter().enumerate() {
+                let mark = format!("{}. ", k + 1);
+                item(out, &mark, fix);
+            }
+        }
+        if !f.not_fixes.is_empty() {
+            out.push_str("\n**What does not help:**\n\n");
+            for nf in &f.not_fixes {
+                item(out, "- ", nf);
+            }
+        }
+        if !f.also.is_empty() {
+            let also: Vec<String> = f
+                .also
+                .iter()
+                .map(|(id, title)| format!("{title} ({})", code(id)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "\n**Other rules that match too:** {}.",
+                also.join("; ")
+            );
+        }
+        if !f.references.is_empty() {
+            out.push_str("\n**References:**\n\n");
+            for r in &f.references {
+                let _ = writeln!(out, "- [{}]({})", r.title, link_destination(&r.url));
+            }
+        }
+    }
+    if let Some(terms) = &t.search_terms {
+        let _ = writeln!(
+            out,
+            "\n**Search the mailing-list archives and JIRA for:** {}",
+            code(terms)
+        );
+    }
+    if !t.same_diagnosis.is_empty() {
+        let shown: Vec<String> = t
+            .same_diagnosis
+            .iter()
+            .take(10)
+            .map(|n| n.to_string())
+            .collect();
+        let more = t.same_diagnosis.len().saturating_sub(10);
+        let list = if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else {
+            shown.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "\nThe same diagnosis applies to trace{} {list}.",
+            if t.same_diagnosis.len() == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// A list item whose Markdown may span several lines: the further lines are indented under the
+/// item's text so they stay inside it.
+fn item(out: &mut String, marker: &str, text: &Text) {
+    let pad = " ".repeat(marker.len());
+    for (k, line) in text.md.lines().enumerate() {
+        if k == 0 {
+            let _ = writeln!(out, "{marker}{line}");
+        } else if line.is_empty() {
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, "{pad}{line}");
+        }
+    }
+}
+
+/// `s` as a code span: delimited by one more backtick than its longest run of backticks,
+/// padded with a space when it starts or ends with one. Newlines become spaces.
+pub(super) fn code(s: &str) -> String {
+    let s = s.replace(['\n', '\r'], " ");
+    let ticks = "`".repeat(longest_run(&s, '`') + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{s}{pad}{ticks}")
+}
+
+/// A code fence longer than any run of backticks in `block` (at least three).
+fn fence_for(block: &str) -> String {
+    "`".repeat((longest_run(block, '`') + 1).max(3))
+}
+
+fn longest_run(s: &str, c: char) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for x in s.chars() {
+        if x == c {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    longest
+}
+
+/// Backslash-escapes the characters that would start Markdown or HTML markup in `s`.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '!'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A link destination that survives Markdown: the characters that would end or break it
+/// (spaces, parentheses, angle brackets) percent-encoded.
+fn link_destination(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.trim().chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '\n' | '\r' | '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_survive_backticks() {
+        assert_eq!(code("a"), "`a`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+    }
+
+    #[test]
+    fn fences_outgrow_the_block() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ```` b"), "`````");
+    }
+
+    #[test]
+    fn link_destinations_are_encoded() {
+        assert_eq!(
+            link_destination("https://x.test/a b(c)<d>"),
+            "https://x.test/a%20b%28c%29%3Cd%3E"
+        );
+    }
+
+    #[test]
+    fn escape_markup() {
+        assert_eq!(escape("a *b* <c>"), "a \\*b\\* \\<c\\>");
+    }
+}

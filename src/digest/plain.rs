@@ -1,0 +1,318 @@
+//! The plain-text digest, for a mail reply: prose wrapped at [`WIDTH`] columns with `textwrap`,
+//! quoted trace lines indented by four spaces and never broken (nor are URLs).
+
+use super::{context_facts, Digest, QuoteKind, Text, TraceDigest, WIDTH};
+use std::fmt::Write;
+
+/// Renders `d` as plain text (see [`super::plain_text`]), ending with `d.link` when set.
+pub fn plain_text_of(d: &Digest) -> String {
+    let mut out = String::new();
+    if d.traces.is_empty() {
+        if d.other_threads > 0 {
+            fill(
+                &mut out,
+                &format!(
+                    "The text is a thread dump of {} threads, with no known diagnosis.",
+                    d.other_threads
+                ),
+                "",
+                "",
+            );
+        } else if d.other_traces == 0 {
+            out.push_str("No stack trace found in the text.\n");
+        }
+    }
+    for (k, t) in d.traces.iter().enumerate() {
+        if k > 0 {
+            out.push_str("\n----\n\n");
+        }
+        trace(&mut out, t, d.several);
+    }
+    let mut others = Vec::new();
+    if d.other_traces > 0 {
+        others.push(format!(
+            "{} other {} without a known diagnosis",
+            d.other_traces,
+            plural(d.other_traces, "trace", "traces")
+        ));
+    }
+    if d.other_threads > 0 && !d.traces.is_empty() {
+        others.push(format!(
+            "{} {} of a thread dump",
+            d.other_threads,
+            plural(d.other_threads, "thread", "threads")
+        ));
+    }
+    if !others.is_empty() {
+        out.push('\n');
+        fill(
+            &mut out,
+            &format!("The text also holds {}.", others.join(" and ")),
+            "",
+            "",
+        );
+    }
+    for line in &d.deadlocks {
+        out.push('\n');
+        fill(
+            &mut out,
+            &format!("The thread dump reports a Java-level deadlock (line {line})."),
+            "",
+            "",
+        );
+    }
+    if let Some(link) = &d.link {
+        out.push_str("\nFull diagnosis (Trace Doctor):\n");
+        out.push_str(link.trim());
+        out.push('\n');
+    }
+    out
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+fn trace(out: &mut String, t: &TraceDigest, several: bool) {
+    if several {
+        let mut heading = format!("Trace {}, lines {}–{}", t.number, t.lines[0], t.lines[1]);
+        if t.occurrences > 1 {
+            let _ = write!(heading, " (seen {} times)", t.occurrences);
+        }
+        let _ = writeln!(out, "{heading}\n{}\n", "=".repeat(heading.chars().count()));
+    } else if t.occurrences > 1 {
+        let _ = writeln!(out, "(This trace appears {} times.)\n", t.occurrences);
+    }
+    match &t.finding {
+        Some(f) => {
+            fill(out, &format!("Diagnosis: {}", f.title), "", "");
+            out.push('\n');
+            prose(out, &f.summary, "", "");
+            if let Some(m) = &f.version_mismatch {
+                out.push('\n');
+                fill(out, &format!("Note: {m}"), "", "      ");
+            }
+        }
+        None => fill(
+            out,
+            "No known diagnosis: no rule of Trace Doctor matches this trace.",
+            "",
+            "",
+        ),
+    }
+    out.push('\n');
+    fill(out, &format!("Root cause: {}", t.root_cause), "", "  ");
+    match &t.flink_version {
+        Some(v) => fill(out, &format!("Flink version: {v}"), "", "  "),
+        None if t.flink => fill(
+            out,
+            "Flink version: not shown by the trace (which one do you run?)",
+            "",
+            "  ",
+        ),
+        None => {}
+    }
+    let facts = context_facts(&t.context, &|s| s.to_owned(), &|s| s.to_owned(), " -> ");
+    if !facts.is_empty() {
+        fill(out, &format!("Context: {}", facts.join(", ")), "", "  ");
+    }
+    if !t.quote.is_empty() {
+        out.push_str(if t.marks.is_empty() {
+            "\nThe decisive lines of the trace:\n\n"
+        } else {
+            "\nThe decisive lines of the trace ([n] is explained below):\n\n"
+        });
+        for line in &t.quote {
+            let indent = match line.kind {
+                QuoteKind::Header | QuoteKind::SkippedCauses => "    ",
+                QuoteKind::Frame | QuoteKind::Gap => "        ",
+            };
+            match line.mark {
+                Some(n) => {
+                    let _ = writeln!(out, "{indent}{}  [{n}]", line.text);
+                }
+                None => {
+                    let _ = writeln!(out, "{indent}{}", line.text);
+                }
+            }
+        }
+        if !t.marks.is_empty() {
+            out.push('\n');
+            for (k, role) in t.marks.iter().enumerate() {
+                let mark = format!("[{}] ", k + 1);
+                let rest = " ".repeat(mark.len());
+                fill(out, role, &mark, &rest);
+            }
+        }
+    }
+    if let Some(f) = &t.finding {
+        if !f.fixes.is_empty() {
+            out.push_str("\nFixes, best first:\n");
+            for (k, fix) in f.fixes.iter().enumerate() {
+                out.push('\n');
+                let mark = format!("{}. ", k + 1);
+                prose(out, fix, &mark, &" ".repeat(mark.len()));
+            }
+        }
+        if !f.not_fixes.is_empty() {
+            out.push_str("\nWhat does not help:\n\n");
+            for nf in &f.not_fixes {
+                prose(out, nf, "- ", "  ");
+            }
+        }
+        if !f.also.is_empty() {
+            out.push('\n');
+            let also: Vec<String> = f
+                .also
+                .iter()
+                .map(|(id, title)| format!("{title} ({id})"))
+                .collect();
+            fill(
+                out,
+                &format!("Other rules that match too: {}.", also.join("; ")),
+                "",
+                "",
+            );
+        }
+        if !f.references.is_empty() {
+            out.push_str("\nReferences:\n\n");
+            for r in &f.references {
+                fill(out, &r.title, "- ", "  ");
+                let _ = writeln!(out, "  {}", r.url);
+            }
+        }
+    }
+    if let Some(terms) = &t.search_terms {
+        out.push_str("\nSearch the mailing-list archives and JIRA for:\n\n");
+        let _ = writeln!(out, "    {terms}");
+    }
+    if !t.same_diagnosis.is_empty() {
+        out.push('\n');
+        let shown: Vec<String> = t
+            .same_diagnosis
+            .iter()
+            .take(10)
+            .map(|n| n.to_string())
+            .collect();
+        let more = t.same_diagnosis.len().saturating_sub(10);
+        let list = if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else {
+            shown.join(", ")
+        };
+        fill(
+            out,
+            &format!(
+                "The same diagnosis applies to {} {list}.",
+                plural(t.same_diagnosis.len(), "trace", "traces")
+            ),
+            "",
+            "",
+        );
+    }
+}
+
+/// Appends `text` wrapped at [`WIDTH`]: the first line starts with `first`, the others with
+/// `rest`. Words are never broken (a URL longer than the width gets a line of its own).
+fn fill(out: &mut String, text: &str, first: &str, rest: &str) {
+    let options = textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    for line in textwrap::wrap(text, &options) {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// Appends rule prose (`Text::text`, the shape of `Prose::text`) wrapped at [`WIDTH`]: its first
+/// line after `first`, the rest indented by `rest`; list items keep their markers with their
+/// continuation lines under the item's text; code lines (tab after the indentation) are kept
+/// whole, indented by four spaces.
+fn prose(out: &mut String, text: &Text, first: &str, rest: &str) {
+    for (k, line) in text.text.lines().enumerate() {
+        let lead = if k == 0 { first } else { rest };
+        let body = line.trim_start_matches(' ');
+        let spaces = &line[..line.len() - body.len()];
+        if let Some(code) = body.strip_prefix('\t') {
+            let _ = writeln!(out, "{rest}{spaces}    {code}");
+            continue;
+        }
+        if body.is_empty() {
+            out.push('\n');
+            continue;
+        }
+        let marker_len = list_marker_len(body);
+        let (marker, words) = body.split_at(marker_len);
+        let first_prefix = format!("{lead}{spaces}{marker}");
+        let rest_prefix = format!("{rest}{spaces}{}", " ".repeat(marker.len()));
+        fill(out, words, &first_prefix, &rest_prefix);
+    }
+}
+
+/// Byte length of a list marker (`- `, `12. `) at the start of `s`, or 0.
+fn list_marker_len(s: &str) -> usize {
+    if s.starts_with("- ") {
+        return 2;
+    }
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && s[digits..].starts_with(". ") {
+        digits + 2
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_wraps_and_keeps_markers_and_code() {
+        let text = Text {
+            md: String::new(),
+            text: format!(
+                "{}\n\n- {}\n12. x\n\n\tcode line that is long {}",
+                "word ".repeat(30).trim_end(),
+                "item ".repeat(20).trim_end(),
+                "z".repeat(80)
+            ),
+        };
+        let mut out = String::new();
+        prose(&mut out, &text, "1. ", "   ");
+        for line in out.lines() {
+            assert!(
+                line.chars().count() <= WIDTH || line.contains("code line"),
+                "{line:?}"
+            );
+        }
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("1. word word"));
+        assert!(lines[1].starts_with("   word"));
+        assert!(lines.iter().any(|l| l.starts_with("   - item")));
+        assert!(lines.iter().any(|l| l.starts_with("     item")));
+        assert!(lines.contains(&"   12. x"));
+        assert!(lines.iter().any(|l| l.starts_with("       code line")));
+    }
+
+    #[test]
+    fn long_urls_are_not_broken() {
+        let url = format!("https://example.org/{}", "a-b".repeat(40));
+        let mut out = String::new();
+        fill(&mut out, &format!("see {url} now"), "", "");
+        assert!(out.lines().any(|l| l == url));
+    }
+
+    #[test]
+    fn list_markers() {
+        assert_eq!(list_marker_len("- a"), 2);
+        assert_eq!(list_marker_len("10. a"), 4);
+        assert_eq!(list_marker_len("10.a"), 0);
+        assert_eq!(list_marker_len("ab"), 0);
+    }
+}
