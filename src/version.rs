@@ -123,7 +123,11 @@ fn knowledge() -> &'static Knowledge {
                     callee,
                     file: l.file,
                     line: l.line,
-                    versions: l.versions.iter().filter_map(|v| Version::parse(v)).collect(),
+                    versions: l
+                        .versions
+                        .iter()
+                        .filter_map(|v| Version::parse(v))
+                        .collect(),
                 })
             })
             .collect();
@@ -199,7 +203,8 @@ fn possible_releases(k: &Knowledge, printers: &[Version]) -> Vec<Version> {
             }
             let below = k.checked.iter().rev().find(|c| *c < v);
             let above = k.checked.iter().find(|c| *c > v);
-            below.is_some_and(|c| printers.contains(c)) || above.is_some_and(|c| printers.contains(c))
+            below.is_some_and(|c| printers.contains(c))
+                || above.is_some_and(|c| printers.contains(c))
         })
         .collect()
 }
@@ -385,7 +390,9 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     // A release published after the date in the text cannot have produced it (applied once
     // something else has bounded the version from below).
     if let Some(date) = date.and_then(|d| d.get(..10)) {
-        let lower = all.first().is_some_and(|f| cands.first().is_some_and(|c| c > f));
+        let lower = all
+            .first()
+            .is_some_and(|f| cands.first().is_some_and(|c| c > f));
         if lower {
             let before = cands.clone();
             if narrow(&mut cands, &|v| !released_after(k, v, date)) && cands != before {

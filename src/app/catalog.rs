@@ -24,9 +24,7 @@ pub fn rule_list() -> Html {
         })
     };
     let needle = filter.trim().to_lowercase();
-    let keep = |e: &catalog::Entry| {
-        needle.is_empty() || e.search_text.contains(&needle)
-    };
+    let keep = |e: &catalog::Entry| needle.is_empty() || e.search_text.contains(&needle);
     let total: usize = groups.iter().map(|(_, e)| e.len()).sum();
     let shown: usize = groups
         .iter()

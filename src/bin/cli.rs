@@ -3,11 +3,16 @@
 //! `trace-doctor diagnose [FILE|-] [--format text|json|markdown]` reads a trace (from a file, or
 //! standard input when FILE is `-` or absent) and prints the diagnosis. Exit codes: 0 when at
 //! least one trace was read, 1 when none was found, 2 when the input could not be read.
+//!
+//! `trace-doctor redact [FILE|-] [--preview]` prints the text with host names, IP addresses,
+//! e-mail addresses, user names, ids and secrets replaced by placeholders, or with `--preview`
+//! one line per replacement (`line  kind  original → replacement`, counts on stderr). Exit code
+//! 0, or 2 when the input could not be read.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::process::ExitCode;
-use trace_doctor::report;
+use trace_doctor::{redact, report};
 
 #[derive(Parser)]
 #[command(
@@ -29,6 +34,15 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Hide host names, IP addresses, e-mail addresses, user names, ids and secrets before
+    /// sharing: prints the redacted text, or with `--preview` what would be replaced.
+    Redact {
+        /// File to read; `-` or nothing reads standard input.
+        file: Option<std::path::PathBuf>,
+        /// List the replacements (line, kind, original → replacement) instead of the text.
+        #[arg(long)]
+        preview: bool,
     },
     /// List the rules.
     Rules {
@@ -90,6 +104,36 @@ fn main() -> ExitCode {
             if report.traces.is_empty() {
                 eprintln!("trace-doctor: no stack trace found in the input (expected lines such as \"at pkg.Class.method(File.java:12)\")");
                 return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Redact { file, preview } => {
+            let input = match read_input(file.as_deref()) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("trace-doctor: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let redactions = redact::find(&input);
+            if preview {
+                for item in redact::preview(&input, &redactions) {
+                    println!(
+                        "{:>6}  {:<19} {} \u{2192} {}",
+                        item.line, item.label, item.original, item.replacement
+                    );
+                }
+                let counts: Vec<String> = redact::summary(&input, &redactions)
+                    .iter()
+                    .map(|k| format!("{} {} ({} distinct)", k.count, k.label, k.distinct))
+                    .collect();
+                if counts.is_empty() {
+                    eprintln!("trace-doctor: nothing to redact");
+                } else {
+                    eprintln!("trace-doctor: {}", counts.join(", "));
+                }
+            } else {
+                print!("{}", redact::apply(&input, &redactions));
             }
             ExitCode::SUCCESS
         }
