@@ -391,6 +391,16 @@ fn compiled(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("valid regex"))
 }
 
+/// `text[from..]`, at most `max` bytes (cut back to a `char` boundary): scans that look ahead
+/// of a match stay bounded, so the whole pass stays linear.
+fn window(text: &str, from: usize, max: usize) -> &str {
+    let mut end = from.saturating_add(max).min(text.len());
+    while end > from && !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(from..end).unwrap_or_default()
+}
+
 fn byte_before(text: &str, i: usize) -> Option<u8> {
     i.checked_sub(1)
         .and_then(|j| text.as_bytes().get(j).copied())
@@ -427,7 +437,8 @@ fn push(
 
 // ---- URLs: `scheme://[user[:password]@]host[:port]`.
 
-/// Schemes whose authority is not a host worth hiding (object-store buckets, local files) or
+/// Schemes whose authority is not a host worth hiding (object-store buckets, local files,
+/// container ids found on their own); [`scheme_keeps_user`]: schemes
 /// whose user part is not a person (actor systems, storage containers).
 fn scheme_keeps_host(scheme: &str) -> bool {
     matches!(
@@ -445,6 +456,9 @@ fn scheme_keeps_host(scheme: &str) -> bool {
             | "cos"
             | "cosn"
             | "obs"
+            | "docker"
+            | "containerd"
+            | "cri-o"
     )
 }
 
@@ -461,7 +475,7 @@ fn urls(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     for m in re.find_iter(hay) {
         let scheme = m.as_str().trim_end_matches("://").to_ascii_lowercase();
         let a_start = off + m.end();
-        let rest = text.get(a_start..).unwrap_or_default();
+        let rest = window(text, a_start, 512);
         let a_len = rest
             .find(|c: char| {
                 c.is_whitespace()
@@ -599,20 +613,26 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
             continue;
         };
         let open = c.get(4).map(|m| m.as_str());
-        // `key:value` needs a space, a quote or a closing quote around the colon (so that
-        // `host:port` and `http://` are not settings).
-        if sep.as_str() == ":"
-            && c.get(2).is_none()
-            && open.is_none()
-            && !all.as_str().ends_with([' ', '\t'])
-        {
-            continue;
+        // `key: value` is a setting when the key is quoted (JSON), dotted or dashed
+        // (`s3.secret-key: …`), or starts its line (YAML); not in prose ("the token: 'x'").
+        // `key:value` also needs a space or quote after the colon (not `host:port`, `http://`).
+        if sep.as_str() == ":" && c.get(2).is_none() {
+            let k = key.as_str();
+            let line_start = text
+                .get(..start)
+                .map(|t| t.trim_end_matches([' ', '\t', '-']))
+                .is_none_or(|t| t.is_empty() || t.ends_with(['\n', '\r', '{', ',']));
+            if !(k.contains(['.', '-', '_']) || line_start)
+                || (open.is_none() && !all.as_str().ends_with([' ', '\t']))
+            {
+                continue;
+            }
         }
         let quote = open
             .and_then(|o| o.chars().last())
             .filter(|&q| q == '"' || q == '\'');
         let v_start = off + all.end();
-        let rest = text.get(v_start..).unwrap_or_default();
+        let rest = window(text, v_start, 1024);
         match class {
             KeyClass::Secret | KeyClass::User => {
                 let v_len = value_len(rest, quote);
@@ -780,7 +800,7 @@ fn secret_value(v: &str) -> bool {
 /// `host[:port][, host[:port]]*` after a host-like key (`bootstrap.servers = [kafka-0:9092]`).
 fn host_list(text: &str, mut pos: usize, out: &mut Vec<Candidate>) {
     for _ in 0..64 {
-        let rest = text.get(pos..).unwrap_or_default();
+        let rest = window(text, pos, 256);
         let len = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
             .unwrap_or(rest.len());
@@ -799,9 +819,7 @@ fn host_list(text: &str, mut pos: usize, out: &mut Vec<Candidate>) {
         let mut next = pos + len;
         // `:port`
         if byte_at(text, next) == Some(b':') {
-            let digits = text
-                .get(next + 1..)
-                .unwrap_or_default()
+            let digits = window(text, next + 1, 8)
                 .bytes()
                 .take_while(u8::is_ascii_digit)
                 .count();
@@ -1000,11 +1018,15 @@ fn home_paths(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         }
         if all.as_str().starts_with("/user/") {
             // Pekko/Akka actor paths (`…:6123/user/rpc/…`) are not HDFS homes.
-            let line_start = text
-                .get(..off + all.start())
-                .and_then(|t| t.rfind([' ', '\t', '\n', '"', '\'']))
-                .map_or(0, |i| i + 1);
-            let token = text.get(line_start..off + all.start()).unwrap_or_default();
+            let end = off + all.start();
+            let mut from = end.saturating_sub(256);
+            while !text.is_char_boundary(from) {
+                from -= 1;
+            }
+            let before = text.get(from..end).unwrap_or_default();
+            let token = before
+                .rfind([' ', '\t', '\n', '"', '\''])
+                .map_or(before, |i| &before[i + 1..]);
             if token.contains("akka") || token.contains("pekko") {
                 continue;
             }
@@ -1349,7 +1371,11 @@ fn is_host_name(host: &str, in_url: bool) -> bool {
     if h.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return false;
     }
-    if !h.bytes().any(|b| b.is_ascii_alphabetic()) {
+    // Nor an address someone already masked (`xx.xx.100.75`).
+    if !h.bytes().any(|b| b.is_ascii_alphabetic())
+        || h.split('.')
+            .all(|l| l.bytes().all(|b| b.is_ascii_digit() || b == b'x'))
+    {
         return false;
     }
     h.split('.')
@@ -1426,5 +1452,325 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
             continue; // A longer dotted name: the TLD rule or a URL takes it whole.
         }
         push(out, s, e, Kind::Host, 8, Shape::Host, m.as_str());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (kind, original, replacement) of each redaction.
+    fn found(text: &str) -> Vec<(Kind, &str, String)> {
+        find(text)
+            .into_iter()
+            .map(|r| (r.kind, &text[r.span.range()], r.replacement))
+            .collect()
+    }
+
+    fn originals(text: &str, kind: Kind) -> Vec<&str> {
+        found(text)
+            .into_iter()
+            .filter(|(k, _, _)| *k == kind)
+            .map(|(_, o, _)| o)
+            .collect()
+    }
+
+    #[test]
+    fn kafka_node_host_and_ip_keep_their_port() {
+        let line = "Connection to node 1 (kafka-1.prod.acme.com/10.1.2.3:9092) could not be established. Broker may not be available.";
+        assert_eq!(
+            redact(line),
+            "Connection to node 1 (host-1.example/192.0.2.1:9092) could not be established. Broker may not be available."
+        );
+        let f = found(line);
+        assert_eq!(f[0].0, Kind::Host);
+        assert_eq!(f[1].0, Kind::Ip);
+    }
+
+    #[test]
+    fn placeholders_are_consistent_and_numbered_in_order() {
+        let text = "a 10.0.0.1 b 10.0.0.2 c 10.0.0.1\nkafka-1.acme.com kafka-2.acme.com KAFKA-1.acme.com? kafka-1.acme.com";
+        assert_eq!(
+            redact(text),
+            "a 192.0.2.1 b 192.0.2.2 c 192.0.2.1\nhost-1.example host-2.example KAFKA-1.acme.com? host-1.example"
+        );
+        assert_eq!(doc_ipv4(254), "192.0.2.254");
+        assert_eq!(doc_ipv4(255), "198.51.100.1");
+        assert_eq!(doc_ipv4(3 * 254 + 1), "198.18.0.1");
+        assert_eq!(doc_ipv4(3 * 254 + 255), "198.18.1.1");
+    }
+
+    #[test]
+    fn jdbc_urls_hide_user_password_and_host() {
+        let text = "Cannot connect to jdbc:mysql://bob:s3cret@db.corp.com:3306/app?user=bob&password=s3cret&useSSL=false";
+        assert_eq!(
+            redact(text),
+            "Cannot connect to jdbc:mysql://user1:***@host-1.example:3306/app?user=user1&password=***&useSSL=false"
+        );
+        assert_eq!(
+            redact("jdbc:sqlserver://sql01.corp.local:1433;databaseName=app;user=bob;password=Pa55word;"),
+            "jdbc:sqlserver://host-1.example:1433;databaseName=app;user=user1;password=***;"
+        );
+        assert_eq!(
+            redact("url: jdbc:oracle:thin:scott/tiger@dbhost:1521:ORCL"),
+            "url: jdbc:oracle:thin:user1/***@dbhost:1521:ORCL"
+        );
+        assert_eq!(
+            redact("jdbc:postgresql://pg-primary:5432/orders"),
+            "jdbc:postgresql://host-1.example:5432/orders"
+        );
+    }
+
+    #[test]
+    fn sasl_jaas_password_is_hidden_the_login_module_stays() {
+        let text = r#"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="svc-orders" password="s3cr3t";"#;
+        assert_eq!(
+            redact(text),
+            r#"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="user1" password="***";"#
+        );
+        // Kafka's config dump prints masked values: nothing to do.
+        let dump = "\tsasl.jaas.config = [hidden]\n\tssl.key.password = null\n\tssl.truststore.password = [hidden]";
+        assert!(find(dump).is_empty(), "{:?}", found(dump));
+    }
+
+    #[test]
+    fn configuration_secrets_in_yaml_properties_and_json() {
+        for (text, want) in [
+            ("s3.secret-key: Xy9+abc/DEF", "s3.secret-key: ***"),
+            ("s3.access-key: AKIAIOSFODNN7EXAMPLE", "s3.access-key: ***"),
+            ("fs.s3a.secret.key=wJalrXUtnFEMI", "fs.s3a.secret.key=***"),
+            (
+                "security.ssl.rest.keystore-password: changeme123",
+                "security.ssl.rest.keystore-password: ***",
+            ),
+            (
+                r#"{"user":"alice","password":"hunter22","apiKey":"k-123"}"#,
+                r#"{"user":"user1","password":"***","apiKey":"***"}"#,
+            ),
+            (
+                r#"{\"password\":\"hunter22\"}"#,
+                r#"{\"password\":\"***\"}"#,
+            ),
+            (
+                "  password: hunter22\n  token: abc.def",
+                "  password: ***\n  token: ***",
+            ),
+            (
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig",
+                "Authorization: Bearer ***",
+            ),
+            (
+                "Authorization: Basic dXNlcjpwYXNz",
+                "Authorization: Basic ***",
+            ),
+            (
+                "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl end",
+                "token *** end",
+            ),
+        ] {
+            assert_eq!(redact(text), want, "{text}");
+        }
+        // Prose and exception names are not settings.
+        for text in [
+            "the previous token: 'x'",
+            "Caused by: org.apache.hadoop.security.token.SecretManager$InvalidToken: token expired",
+            "password authentication failed for user \"bob\"",
+            "Loading configuration property: s3.secret-key, ******",
+            "password=${DB_PASSWORD}",
+        ] {
+            assert!(
+                originals(text, Kind::Secret).is_empty(),
+                "{text}: {:?}",
+                found(text)
+            );
+        }
+    }
+
+    #[test]
+    fn yarn_ids_keep_their_prefix_and_share_the_application() {
+        let text = "container_e12_1612345678901_0042_01_000002 of application_1612345678901_0042 \
+                    (appattempt_1612345678901_0042_000001), then application_1612345678901_0043";
+        assert_eq!(
+            redact(text),
+            "container_e12_0000000000000_0001_01_000002 of application_0000000000000_0001 \
+             (appattempt_0000000000000_0001_000001), then application_0000000000000_0002"
+        );
+        assert!(originals(text, Kind::YarnId).len() == 4);
+    }
+
+    #[test]
+    fn flink_ids_become_numbered_hex_of_the_same_length() {
+        let text = "Job a1b2c3d4e5f60718293a4b5c6d7e8f90 (a1b2c3d4e5f60718293a4b5c6d7e8f90) \
+                    Source: x (1/2)#0 (0a1b2c3d4e5f60718293a4b5c6d7e8f9_cbc357ccb763df2852fee8c4fc7d55f2_0_0) \
+                    fencing token 00000000000000000000000000000000";
+        assert_eq!(
+            redact(text),
+            "Job 00000000000000000000000000000001 (00000000000000000000000000000001) \
+             Source: x (1/2)#0 (00000000000000000000000000000002_00000000000000000000000000000003_0_0) \
+             fencing token 00000000000000000000000000000000"
+        );
+        // 16-hex thread ids, 40-hex digests and 8-hex hash codes are no Flink ids.
+        let other = "tid=0x00007f4b8c0a1800 sha1 3f0c9a1b2c3d4e5f60718293a4b5c6d7e8f90123 java.util.HashMap@1b2c3d4e";
+        assert!(find(other).is_empty(), "{:?}", found(other));
+    }
+
+    #[test]
+    fn actor_urls_hide_the_host_not_the_actor_system() {
+        assert_eq!(
+            redact(
+                "Association with pekko.tcp://flink@10.0.0.12:6123/user/rpc/taskmanager_0 failed"
+            ),
+            "Association with pekko.tcp://flink@192.0.2.1:6123/user/rpc/taskmanager_0 failed"
+        );
+        assert_eq!(
+            redact("akka.tcp://flink@tm-node-7:41235/user/rpc/taskmanager_0 and akka://flink/user/dispatcher"),
+            "akka.tcp://flink@host-1.example:41235/user/rpc/taskmanager_0 and akka://flink/user/dispatcher"
+        );
+    }
+
+    #[test]
+    fn kubernetes_services_and_pods() {
+        assert_eq!(
+            redact("Could not connect to flink-jobmanager.ns.svc.cluster.local:6123"),
+            "Could not connect to host-1.example:6123"
+        );
+        assert_eq!(
+            redact("pod flink-jobmanager-7d9f8b6c5d-x2x7k restarted; flink-jobmanager-7d9f8b6c5d-x2x7k"),
+            "pod flink-jobmanager-0000000000-00001 restarted; flink-jobmanager-0000000000-00001"
+        );
+        assert_eq!(
+            redact("containerID: containerd://4f2a9c1b8e7d6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a"),
+            "containerID: containerd://0000000000000000000000000000000000000000000000000000000000000001"
+        );
+        // Words and operator names are no pod names.
+        let ops = "Source: kafka-source-events -> Filter -> Sink: kafka-out (1/2)#0 my-flink-job-taskmanager-1-1";
+        assert!(find(ops).is_empty(), "{:?}", found(ops));
+    }
+
+    #[test]
+    fn home_paths_hide_the_user() {
+        assert_eq!(
+            redact("/home/alice/jobs/app.jar C:\\Users\\alice\\app.jar /Users/alice/x C:\\\\Users\\\\bob\\\\y"),
+            "/home/user1/jobs/app.jar C:\\Users\\user1\\app.jar /Users/user1/x C:\\\\Users\\\\user2\\\\y"
+        );
+        assert_eq!(
+            redact("hdfs://nn:8020/user/carol/.flink/ and /yarn/nm/usercache/carol/appcache/"),
+            "hdfs://host-1.example:8020/user/user1/.flink/ and /yarn/nm/usercache/user1/appcache/"
+        );
+        // Service accounts stay.
+        let services = "/home/flink/lib /Users/Shared/x /usercache/yarn/ /home/root/";
+        assert!(find(services).is_empty(), "{:?}", found(services));
+    }
+
+    #[test]
+    fn e_mails_in_mail_quoting_headers() {
+        let text = "On Mon, Aug 16, 2021 at 10:12 AM Bob <bob@corp.com> wrote:\n> Hi,\nFrom: Alice Smith <alice.smith@mail.acme.co.uk>\nsent to user@flink.apache.org";
+        assert_eq!(
+            redact(text),
+            "On Mon, Aug 16, 2021 at 10:12 AM Bob <user1@example.com> wrote:\n> Hi,\nFrom: Alice Smith <user2@example.com>\nsent to user@flink.apache.org"
+        );
+        // Not e-mails: module versions, hash codes, actor addresses.
+        let not = "at java.base@17.0.7/java.lang.Thread.run java.lang.Object@5f2a1c3 akka.tcp://flink@10.0.0.1:6123";
+        assert!(originals(not, Kind::Email).is_empty(), "{:?}", found(not));
+    }
+
+    #[test]
+    fn secrets_recognised_by_shape() {
+        for text in [
+            "key AKIAIOSFODNN7EXAMPLE used",
+            "ghp_0123456789abcdefghijABCDEFGHIJ012345 pushed",
+            "xoxb-123456789012-abcdefghij",
+        ] {
+            assert_eq!(originals(text, Kind::Secret).len(), 1, "{text}");
+        }
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow==\n-----END RSA PRIVATE KEY-----";
+        assert_eq!(redact(pem), "***\n***\n***");
+    }
+
+    #[test]
+    fn ipv6_addresses_but_not_times_or_scala() {
+        assert_eq!(
+            redact("connect to [fe80::1ff:fe23:4567:890a]:6123 and 2001:4860:4860::8888"),
+            "connect to [2001:db8::1]:6123 and 2001:db8::2"
+        );
+        let not = "06:18:37.123 a::b Foo::bar ::1 std::vector 00:1a:2b:3c:4d:5e";
+        assert!(originals(not, Kind::Ip).is_empty(), "{:?}", found(not));
+    }
+
+    #[test]
+    fn java_names_versions_and_frames_are_never_touched() {
+        let text = "java.io.IOException: Could not perform checkpoint 575 for operator ual_transform_IpLabel (18/60)#0.\n\
+                    \tat org.apache.flink.runtime.taskmanager.Task.run(Task.java:566) ~[flink-dist_2.11-1.13.2.jar:1.13.2]\n\
+                    \tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445) ~[?:1.8.0_292]\n\
+                    \tat com.example.MyJob.main(MyJob.java:42)\n\
+                    \tat io.netty.channel.nio.NioEventLoop.run(NioEventLoop.java:986)\n\
+                    Caused by: org.apache.kafka.common.errors.TimeoutException: see java.io and org.apache.kafka, \
+                    javax.net.ssl, sun.nio.ch, io.netty, ch.qos.logback, okhttp3.internal.http, user.home, group.id, \
+                    log.info, flink-conf.yaml, setup.py, run.sh, README.md, Flink 1.13.2, 2.12.7.1.jar, jackson-2.12.7.1, \
+                    HashMap.java:1445, Task.java:566, line 42, chk-575, rocksdb-7.8.3\n\
+                    \tat com.acme.net.Client.send(Client.java:12)\n";
+        assert!(find(text).is_empty(), "{:?}", found(text));
+        // Public documentation links stay.
+        let links = "see https://nightlies.apache.org/flink/flink-docs-stable/ and https://github.com/apache/flink \
+                     and s3.us-east-1.amazonaws.com, http://localhost:8081, 127.0.0.1, 0.0.0.0:6123";
+        assert!(find(links).is_empty(), "{:?}", found(links));
+        assert_eq!(
+            redact("bucket my-bucket.s3.amazonaws.com"),
+            "bucket host-1.example"
+        );
+    }
+
+    #[test]
+    fn host_keys_and_single_label_hosts_in_context() {
+        assert_eq!(
+            redact("\tbootstrap.servers = [kafka-0:9092, kafka-1.kafka:9092]\njobmanager.rpc.address: flink-jm\nhigh-availability.zookeeper.quorum: zk1:2181,zk2:2181"),
+            "\tbootstrap.servers = [host-1.example:9092, host-2.example:9092]\njobmanager.rpc.address: host-3.example\nhigh-availability.zookeeper.quorum: host-4.example:2181,host-5.example:2181"
+        );
+        assert_eq!(
+            redact("Connection refused: namenode/10.0.0.5:8020 and localhost/127.0.0.1:8081"),
+            "Connection refused: host-1.example/192.0.2.1:8020 and localhost/127.0.0.1:8081"
+        );
+        assert_eq!(
+            redact("ip-10-0-0-1.ec2.internal and ip-10-0-0-2"),
+            "host-1.example and host-2.example"
+        );
+    }
+
+    #[test]
+    fn apply_skips_what_does_not_fit_and_preview_lists_lines() {
+        let text = "a 10.0.0.1\nb bob@corp.com";
+        let rs = find(text);
+        let p = preview(text, &rs);
+        assert_eq!(p.len(), 2);
+        assert_eq!((p[1].line, p[1].label), (2, "e-mail address"));
+        assert_eq!(p[1].original, "bob@corp.com");
+        assert_eq!(p[1].replacement, "user1@example.com");
+        let s = summary(text, &rs);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].kind, s[0].count, s[0].distinct), (Kind::Ip, 1, 1));
+        // Filtering by kind (a page's check boxes) applies the rest.
+        let only_ip: Vec<Redaction> = rs.iter().filter(|r| r.kind == Kind::Ip).cloned().collect();
+        assert_eq!(apply(text, &only_ip), "a 192.0.2.1\nb bob@corp.com");
+        // Out-of-range, overlapping and non-boundary spans are skipped, never a panic.
+        let bad = vec![
+            Redaction {
+                span: Span::new(0, 3),
+                kind: Kind::Host,
+                replacement: "X".into(),
+            },
+            Redaction {
+                span: Span::new(1, 2),
+                kind: Kind::Host,
+                replacement: "Y".into(),
+            },
+            Redaction {
+                span: Span::new(5, 99),
+                kind: Kind::Host,
+                replacement: "Z".into(),
+            },
+        ];
+        assert_eq!(apply("héllo", &bad), "Xllo");
+        let json = serde_json::to_string(&rs[0]).unwrap_or_default();
+        assert!(json.contains("\"kind\":\"ip\""), "{json}");
     }
 }
