@@ -250,7 +250,7 @@ fn protected_spans(text: &str) -> Vec<Span> {
                 th.frames
                     .iter()
                     .filter(|f| f.expanded_from.is_none())
-                    .map(|f| f.span),
+                    .map(|f| frame_call(text, f.span)),
             );
         }
     }
@@ -264,6 +264,21 @@ fn protected_spans(text: &str) -> Vec<Span> {
         }
     }
     merged
+}
+
+/// The part of a frame's span up to the `)` that closes its location (`at a.B.c(B.java:1)`):
+/// what follows on the line (a log4j2 `~[jar]` suffix, or anything glued to it) is searched.
+fn frame_call(text: &str, span: Span) -> Span {
+    let Some(frame) = text.get(span.range()) else {
+        return span;
+    };
+    let close = frame
+        .find('(')
+        .and_then(|open| frame[open..].find(')').map(|c| open + c + 1));
+    match close {
+        Some(end) => Span::new(span.start, span.start + end),
+        None => span,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,8 +425,10 @@ fn byte_at(text: &str, i: usize) -> Option<u8> {
     text.as_bytes().get(i).copied()
 }
 
+/// A byte that continues a name. `*` counts: a value glued to a `***` placeholder was glued to
+/// the secret before, and is not a value of its own.
 fn is_word(b: Option<u8>) -> bool {
-    b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+    b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'*')
 }
 
 fn push(
@@ -632,7 +649,7 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
             .and_then(|o| o.chars().last())
             .filter(|&q| q == '"' || q == '\'');
         let v_start = off + all.end();
-        let rest = window(text, v_start, 1024);
+        let rest = window(text, v_start, 256);
         match class {
             KeyClass::Secret | KeyClass::User => {
                 let v_len = value_len(rest, quote);
@@ -755,7 +772,7 @@ fn key_class(key: &str) -> Option<KeyClass> {
 }
 
 /// Length in bytes of a value starting at `rest`: up to the closing quote when quoted, else up
-/// to a space or a delimiter. At most 512 bytes, never across a line.
+/// to a space or a delimiter. At most 256 bytes, never across a line.
 fn value_len(rest: &str, quote: Option<char>) -> usize {
     let end = match quote {
         Some(q) => rest
@@ -774,7 +791,7 @@ fn value_len(rest: &str, quote: Option<char>) -> usize {
             })
             .unwrap_or(rest.len()),
     };
-    let mut end = end.min(512);
+    let mut end = end.min(256);
     while !rest.is_char_boundary(end) {
         end -= 1;
     }
@@ -805,7 +822,13 @@ fn host_list(text: &str, mut pos: usize, out: &mut Vec<Candidate>) {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'))
             .unwrap_or(rest.len());
         let host = &rest[..len];
-        if is_host_name(host, false) && !is_word(byte_at(text, pos + len)) {
+        let ends = matches!(
+            byte_at(text, pos + len),
+            None | Some(
+                b':' | b',' | b']' | b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b';' | b')'
+            )
+        );
+        if ends && is_host_name(host, false) {
             push(
                 out,
                 pos,
