@@ -964,48 +964,52 @@ fn emails(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 
 /// Accounts that name a service, not a person (and the placeholders `userN`).
 fn person_name(name: &str) -> bool {
+    const SERVICES: [&str; 30] = [
+        "flink",
+        "hadoop",
+        "yarn",
+        "hdfs",
+        "mapred",
+        "hive",
+        "spark",
+        "hbase",
+        "kafka",
+        "zookeeper",
+        "root",
+        "ubuntu",
+        "ec2-user",
+        "centos",
+        "admin",
+        "runner",
+        "jenkins",
+        "git",
+        "nobody",
+        "user",
+        "users",
+        "shared",
+        "public",
+        "default",
+        "default user",
+        "all users",
+        "guest",
+        "anonymous",
+        "www-data",
+        "dr.who",
+    ];
+    // Pekko/Akka actor path segments (`/user/rpc/…`) and the placeholders `userN`.
+    const NOT_NAMES: [&str; 5] = [
+        "rpc",
+        "dispatcher",
+        "jobmanager",
+        "taskmanager",
+        "resourcemanager",
+    ];
     let n = name.to_ascii_lowercase();
-    !name.is_empty()
-        && !matches!(
-            n.as_str(),
-            "flink"
-                | "hadoop"
-                | "yarn"
-                | "hdfs"
-                | "mapred"
-                | "hive"
-                | "spark"
-                | "hbase"
-                | "kafka"
-                | "zookeeper"
-                | "root"
-                | "ubuntu"
-                | "ec2-user"
-                | "centos"
-                | "admin"
-                | "runner"
-                | "jenkins"
-                | "git"
-                | "nobody"
-                | "user"
-                | "users"
-                | "shared"
-                | "public"
-                | "default"
-                | "default user"
-                | "all users"
-                | "guest"
-                | "anonymous"
-                | "www-data"
-                | "dr.who"
-                | "rpc"
-                | "dispatcher"
-        )
-        && !(n.starts_with("user") && n.len() > 4 && n[4..].bytes().all(|b| b.is_ascii_digit()))
-        && !n.starts_with("jobmanager")
-        && !n.starts_with("taskmanager")
-        && !n.starts_with("resourcemanager")
-        && !n.contains('*')
+    let placeholder = n
+        .strip_prefix("user")
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    let service = SERVICES.contains(&n.as_str()) || NOT_NAMES.iter().any(|p| n.starts_with(p));
+    !(name.is_empty() || name.contains('*') || placeholder || service)
 }
 
 fn home_paths(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
