@@ -19,6 +19,7 @@ pub mod glob;
 pub mod matcher;
 pub mod model;
 pub mod parse;
+pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod share;

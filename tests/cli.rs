@@ -286,3 +286,60 @@ fn digest_formats_are_the_reply_with_the_link() {
         "No stack trace found in the text.\n"
     );
 }
+
+#[test]
+fn redact_prints_the_redacted_text_or_a_preview() {
+    let input =
+        "Connection to node 1 (kafka-1.prod.acme.com/10.1.2.3:9092) could not be established.\n\
+                 On Mon, Bob <bob@corp.com> wrote:\n\
+                 java.io.IOException: lost 10.1.2.3\n\
+                 \tat org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)\n";
+    let run = |args: &[&str]| {
+        let mut child = cli()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&["redact", "-"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "Connection to node 1 (host-1.example/192.0.2.1:9092) could not be established.\n\
+         On Mon, Bob <user1@example.com> wrote:\n\
+         java.io.IOException: lost 192.0.2.1\n\
+         \tat org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)\n"
+    );
+    let out = run(&["redact", "--preview"]);
+    assert!(out.status.success());
+    let preview = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = preview.lines().collect();
+    assert_eq!(lines.len(), 4, "{preview}");
+    assert!(
+        lines[0].contains("host name")
+            && lines[0].contains("kafka-1.prod.acme.com → host-1.example"),
+        "{preview}"
+    );
+    assert!(lines[1].contains("IP address") && lines[1].contains("10.1.2.3 → 192.0.2.1"));
+    assert!(
+        lines[2].trim_start().starts_with('2')
+            && lines[2].contains("bob@corp.com → user1@example.com")
+    );
+    assert!(lines[3].trim_start().starts_with('3') && lines[3].contains("10.1.2.3 → 192.0.2.1"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("1 host name (1 distinct), 2 IP address (1 distinct)"),
+        "{stderr}"
+    );
+    let out = cli().args(["redact", "/no/such/file"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

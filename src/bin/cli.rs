@@ -10,11 +10,16 @@
 //! the text in it (its length on stderr); `trace-doctor link read URL|PAYLOAD|-` prints the text
 //! a link holds (the chosen finding on stderr). A bad link exits with 2 and says why; what could
 //! be restored from it is still printed, with a warning.
+//!
+//! `trace-doctor redact [FILE|-] [--preview]` prints the text with host names, IP addresses,
+//! e-mail addresses, user names, ids and secrets replaced by placeholders, or with `--preview`
+//! one line per replacement (`line  kind  original → replacement`, counts on stderr). Exit code
+//! 0, or 2 when the input could not be read.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::process::ExitCode;
-use trace_doctor::{digest, report, share};
+use trace_doctor::{digest, redact, report, share};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +50,15 @@ enum Command {
     Link {
         #[command(subcommand)]
         action: LinkAction,
+    },
+    /// Hide host names, IP addresses, e-mail addresses, user names, ids and secrets before
+    /// sharing: prints the redacted text, or with `--preview` what would be replaced.
+    Redact {
+        /// File to read; `-` or nothing reads standard input.
+        file: Option<std::path::PathBuf>,
+        /// List the replacements (line, kind, original → replacement) instead of the text.
+        #[arg(long)]
+        preview: bool,
     },
     /// List the rules.
     Rules {
@@ -279,6 +293,36 @@ fn main() -> ExitCode {
             if report.traces.is_empty() {
                 eprintln!("trace-doctor: no stack trace found in the input (expected lines such as \"at pkg.Class.method(File.java:12)\")");
                 return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Redact { file, preview } => {
+            let input = match read_input(file.as_deref()) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("trace-doctor: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let redactions = redact::find(&input);
+            if preview {
+                for item in redact::preview(&input, &redactions) {
+                    println!(
+                        "{:>6}  {:<19} {} \u{2192} {}",
+                        item.line, item.label, item.original, item.replacement
+                    );
+                }
+                let counts: Vec<String> = redact::summary(&input, &redactions)
+                    .iter()
+                    .map(|k| format!("{} {} ({} distinct)", k.count, k.label, k.distinct))
+                    .collect();
+                if counts.is_empty() {
+                    eprintln!("trace-doctor: nothing to redact");
+                } else {
+                    eprintln!("trace-doctor: {}", counts.join(", "));
+                }
+            } else {
+                print!("{}", redact::apply(&input, &redactions));
             }
             ExitCode::SUCCESS
         }
