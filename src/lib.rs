@@ -23,6 +23,7 @@ pub mod redact;
 pub mod report;
 pub mod rules;
 pub mod share;
+pub mod sharing;
 pub mod span;
 pub mod version;
 pub mod view;

@@ -8,6 +8,7 @@ mod finding;
 mod input;
 mod persist;
 pub mod progress;
+mod share;
 mod state;
 mod trace;
 pub mod wire;
@@ -36,6 +37,13 @@ pub enum Route {
     Rule {
         /// Rule id.
         id: String,
+    },
+    /// `#/s/<payload>`: a share link (`crate::share`): the text and choices it carries are put
+    /// in the diagnoser.
+    #[at("/s/:payload")]
+    Shared {
+        /// The link's payload.
+        payload: String,
     },
     /// Anything else.
     #[not_found]
@@ -237,12 +245,30 @@ fn page() -> Html {
         })
     };
 
-    // Bring back the text kept from the last visit.
+    // A share link puts its text in the input (the text there before can be restored); on a
+    // plain visit the text kept from the last one comes back.
+    let notice = use_state(|| None::<LinkNotice>);
     {
         let load = load.clone();
-        use_effect_with((), move |_| {
-            if let Some(text) = persist::load() {
-                load.set(Some((1, Rc::from(text))));
+        let notice = notice.clone();
+        let navigator = use_navigator();
+        let first = use_mut_ref(|| true);
+        use_effect_with(route.clone(), move |route| {
+            let first_visit = std::mem::replace(&mut *first.borrow_mut(), false);
+            let next = load.as_ref().map_or(1, |(n, _)| n + 1);
+            if let Route::Shared { payload } = route {
+                let (text, shown) = open_link(payload);
+                if let Some(text) = text {
+                    load.set(Some((next, Rc::from(text))));
+                }
+                notice.set(Some(shown));
+                if let Some(nav) = &navigator {
+                    nav.replace(&Route::Home);
+                }
+            } else if first_visit {
+                if let Some(text) = persist::load() {
+                    load.set(Some((next, Rc::from(text))));
+                }
             }
         });
     }
@@ -319,7 +345,7 @@ fn page() -> Html {
             </nav>
             <p class="tagline">{"Paste a Flink or JVM stack trace: the root cause, the frames that matter, and the fix. Runs entirely in your browser; nothing is sent anywhere."}</p>
         </header>
-        if route != Route::Home {
+        if !matches!(route, Route::Home | Route::Shared { .. }) {
             <main class="layout catalog-layout">
                 { match &route {
                     Route::Rules => html! { <catalog::RuleList /> },
@@ -333,11 +359,20 @@ fn page() -> Html {
                 } }
             </main>
         }
-        <main class="layout" hidden={route != Route::Home}>
+        <main class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
             <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
             <section class="result" aria-label="Diagnosis">
+                if let Some(n) = &*notice {
+                    <div id="link-notice" class={classes!("link-notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>
+                        <p>{ &n.message }</p>
+                        <button type="button" onclick={{ let notice = notice.clone(); Callback::from(move |_: MouseEvent| notice.set(None)) }}>{"Dismiss"}</button>
+                    </div>
+                }
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
+                if !state.input.trim().is_empty() && state.status == Status::Done {
+                    <share::Share text={state.input.clone()} />
+                }
                 { result_view(&state) }
             </section>
         </main>
@@ -345,6 +380,54 @@ fn page() -> Html {
             <p>{"Trace Doctor parses the text in this page with WebAssembly. Diagnoses cite Flink's docs and JIRA; check them against your version."}</p>
         </footer>
         </>
+    }
+}
+
+/// What the page says about a share link it opened.
+#[derive(Clone, Debug, PartialEq)]
+struct LinkNotice {
+    /// One or two sentences.
+    message: String,
+    /// The link could not be read whole.
+    error: bool,
+}
+
+/// Reads a share link's payload: the text to put in the input (all of it, or what could be
+/// restored from a damaged link) and what to tell the person.
+fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
+    match crate::share::decode(payload) {
+        Ok(state) => {
+            let message = if state.left_out.is_empty() {
+                "Opened from a share link: the trace below came with the link. Your own text, if any, is one click away (Restore previous text).".to_owned()
+            } else {
+                format!(
+                    "Opened from a shortened share link: it leaves out {}. Ask for the whole trace if those parts matter.",
+                    state.left_out.join("; ")
+                )
+            };
+            (
+                Some(state.text),
+                LinkNotice {
+                    message,
+                    error: false,
+                },
+            )
+        }
+        Err(e) => {
+            let text = e.recovered().map(|r| r.state.text.clone());
+            let kept = if text.is_some() {
+                " The part that could be read is in the input below; your own text, if any, is one click away (Restore previous text)."
+            } else {
+                " Your own text is left as it was."
+            };
+            (
+                text,
+                LinkNotice {
+                    message: format!("{e}{kept}"),
+                    error: true,
+                },
+            )
+        }
     }
 }
 

@@ -1,0 +1,181 @@
+//! The Share panel: redaction (on by default, with a preview), the share link with its length
+//! (and past 2,000 characters a shorter link and the rule's page), and the replies for mail and
+//! GitHub. It renders [`crate::sharing::SharePanel`], built when the panel is opened.
+
+use crate::sharing::{self, SharePanel};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+use yew_hooks::use_clipboard;
+
+/// Properties of [`Share`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The text in the input.
+    pub text: Rc<str>,
+}
+
+/// The page's address without its fragment: where share links point.
+fn base_url() -> String {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    match href.find('#') {
+        Some(i) => href[..i].to_owned(),
+        None => href,
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The Share panel.
+#[function_component(Share)]
+pub fn share(props: &Props) -> Html {
+    let open = use_state(|| false);
+    let redact = use_state(|| true);
+    let clipboard = use_clipboard();
+    let panel = {
+        let key = ((*open).then(|| props.text.clone()), *redact);
+        use_memo(key, |(text, redact)| {
+            text.as_ref()
+                .map(|t| sharing::build(t, &base_url(), *redact))
+        })
+    };
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::HtmlDetailsElement>() {
+                open.set(d.open());
+            }
+        })
+    };
+    let on_redact = {
+        let redact = redact.clone();
+        Callback::from(move |e: Event| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                redact.set(i.checked());
+            }
+        })
+    };
+    let copy = |text: String| {
+        let clipboard = clipboard.clone();
+        Callback::from(move |_: MouseEvent| clipboard.write_text(text.clone()))
+    };
+    let copied = |text: &str| -> Html {
+        if clipboard.text.as_deref() == Some(text) {
+            html! { <span class="copied" role="status">{" Copied."}</span> }
+        } else {
+            html! {}
+        }
+    };
+    let body = match panel.as_ref() {
+        None => html! {},
+        Some(Err(why)) => html! { <p class="share-note" role="note">{ why.to_string() }</p> },
+        Some(Ok(p)) => panel_view(p, *redact, on_redact, &copy, &copied),
+    };
+    html! {
+        <details class="share" id="share" {ontoggle}>
+            <summary>{"Share: a link, or a reply for the mailing list or GitHub"}</summary>
+            { body }
+        </details>
+    }
+}
+
+fn panel_view(
+    p: &SharePanel,
+    redact: bool,
+    on_redact: Callback<Event>,
+    copy: &dyn Fn(String) -> Callback<MouseEvent>,
+    copied: &dyn Fn(&str) -> Html,
+) -> Html {
+    let what = if p.summary.is_empty() {
+        "Nothing to hide was found (host names, IP and e-mail addresses, home paths, ids, secrets)."
+            .to_owned()
+    } else {
+        let kinds: Vec<String> = p
+            .summary
+            .iter()
+            .map(|k| format!("{} {}", k.count, k.label))
+            .collect();
+        format!(
+            "{} {}: {}.",
+            plural(p.redaction_count, "value", "values"),
+            if redact {
+                "replaced in the link and the replies"
+            } else {
+                "would be replaced"
+            },
+            kinds.join(", ")
+        )
+    };
+    let o = &p.offer;
+    html! {
+        <div class="share-body">
+            <fieldset class="redaction">
+                <legend>{"Before sharing"}</legend>
+                <label><input type="checkbox" id="redact" checked={redact} onchange={on_redact} />
+                    {" Hide host names, IP and e-mail addresses, home paths, ids, tokens and passwords"}</label>
+                <p id="redaction-summary">{ what }</p>
+                if !p.preview.is_empty() {
+                    <details class="redaction-preview">
+                        <summary>{"Preview what is replaced"}</summary>
+                        <table>
+                            <thead><tr><th scope="col">{"Line"}</th><th scope="col">{"What"}</th><th scope="col">{"In your text"}</th><th scope="col">{"In the link"}</th></tr></thead>
+                            <tbody>
+                                { for p.preview.iter().map(|r| html! {
+                                    <tr><td>{ r.line }</td><td>{ r.label }</td><td><code>{ &r.original }</code></td><td><code>{ &r.replacement }</code></td></tr>
+                                }) }
+                            </tbody>
+                        </table>
+                        if p.redaction_count > p.preview.len() {
+                            <p>{ format!("… and {} more.", p.redaction_count - p.preview.len()) }</p>
+                        }
+                    </details>
+                }
+            </fieldset>
+            <div class="share-link">
+                <label for="share-link">{"Link to this page with the trace in it (kept in the link's #fragment: no server sees it)"}</label>
+                <div class="row">
+                    <input id="share-link" type="text" readonly=true value={o.link.clone()} />
+                    <button type="button" id="copy-link" onclick={copy(o.link.clone())}>{"Copy link"}</button>
+                    { copied(&o.link) }
+                </div>
+                <p id="link-length" class={classes!((o.length > crate::share::MAIL_SAFE_LENGTH).then_some("warn"))}>{
+                    if o.length > crate::share::MAIL_SAFE_LENGTH {
+                        format!("{} characters: mail clients often break links longer than 2,000.", o.length)
+                    } else {
+                        format!("{} characters.", o.length)
+                    }
+                }</p>
+                if let Some(s) = &o.shorter {
+                    <p>{ format!("A shorter link ({} characters) keeps only what matters; it leaves out {}.", s.length, s.left_out.join("; ")) }</p>
+                    <div class="row">
+                        <button type="button" id="copy-short-link" onclick={copy(s.link.clone())}>{"Copy the shorter link"}</button>
+                        { copied(&s.link) }
+                    </div>
+                }
+                if let Some(c) = &o.catalog {
+                    <div class="row">
+                        <button type="button" id="copy-catalog-link" onclick={copy(c.clone())}>{"Copy a link to the rule's page (no trace in it)"}</button>
+                        { copied(c) }
+                    </div>
+                }
+            </div>
+            <div class="digests">
+                <p>{"A reply with the decisive lines of the trace, the diagnosis, the fixes and the link:"}</p>
+                <div class="row">
+                    <button type="button" id="copy-plain" onclick={copy(p.plain_text.clone())}>{"Copy as plain text (mail)"}</button>
+                    { copied(&p.plain_text) }
+                    <button type="button" id="copy-markdown" onclick={copy(p.markdown.clone())}>{"Copy as Markdown (GitHub, JIRA)"}</button>
+                    { copied(&p.markdown) }
+                </div>
+                <details>
+                    <summary>{"Show the reply"}</summary>
+                    <pre id="digest-plain" class="digest" tabindex="0">{ &p.plain_text }</pre>
+                </details>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,164 @@
+//! What the page's Share panel shows for a text: the redaction preview, the share link (and past
+//! [`share::MAIL_SAFE_LENGTH`] a shorter one and the rule's catalog page), and the reply
+//! digests for mail and for GitHub — all from the redacted text when redaction is on. Pure:
+//! the page renders the [`SharePanel`] it returns.
+
+use crate::{diagnose, digest, redact, report, share};
+
+/// Texts larger than this (bytes) are not put in links or digests: a link that long helps no
+/// one, and building it would block the page.
+pub const MAX_SHARE_BYTES: usize = 1_000_000;
+
+/// Rows of the redaction preview listed (the summary counts them all).
+pub const MAX_PREVIEW_ROWS: usize = 200;
+
+/// Everything the Share panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharePanel {
+    /// Whether what follows was made from the redacted text.
+    pub redacted: bool,
+    /// What redaction replaces (or would replace, when it is off), in text order, at most
+    /// [`MAX_PREVIEW_ROWS`].
+    pub preview: Vec<redact::PreviewItem>,
+    /// How many values redaction replaces in all.
+    pub redaction_count: usize,
+    /// Counts per kind (`2 host names`).
+    pub summary: Vec<redact::KindCount>,
+    /// The link, its length, and when too long for mail, a shorter link and the catalog page.
+    pub offer: share::LinkOffer,
+    /// The link the digests end with: the full link when it is mail-safe, else the shorter one,
+    /// else the catalog page, else none.
+    pub digest_link: Option<String>,
+    /// The reply for mail (plain text, 72 columns).
+    pub plain_text: String,
+    /// The reply for GitHub (Markdown).
+    pub markdown: String,
+}
+
+/// Why there is nothing to share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotShared {
+    /// The input is empty.
+    Empty,
+    /// The input is larger than [`MAX_SHARE_BYTES`] (its size in bytes).
+    TooLarge(usize),
+}
+
+impl std::fmt::Display for NotShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotShared::Empty => write!(f, "Paste a trace first: there is nothing to share yet."),
+            NotShared::TooLarge(n) => write!(
+                f,
+                "This text is {:.1} MB: too large for a link or a reply. Paste only the trace you ask about (up to {} MB) to share it.",
+                *n as f64 / 1e6,
+                MAX_SHARE_BYTES / 1_000_000
+            ),
+        }
+    }
+}
+
+/// Builds the panel for `text`, with links to the page at `base` (its address without the
+/// fragment). With `redact_first`, links and digests carry the redacted text.
+pub fn build(text: &str, base: &str, redact_first: bool) -> Result<SharePanel, NotShared> {
+    if text.trim().is_empty() {
+        return Err(NotShared::Empty);
+    }
+    if text.len() > MAX_SHARE_BYTES {
+        return Err(NotShared::TooLarge(text.len()));
+    }
+    let redactions = redact::find(text);
+    let summary = redact::summary(text, &redactions);
+    let mut preview = redact::preview(text, &redactions);
+    preview.truncate(MAX_PREVIEW_ROWS);
+    let shared: std::borrow::Cow<str> = if redact_first {
+        redact::apply(text, &redactions).into()
+    } else {
+        text.into()
+    };
+    let diagnosis = diagnose::diagnose(&shared);
+    let state = share::SharedState {
+        text: shared.to_string(),
+        ..share::SharedState::default()
+    };
+    let offer = share::offer(base, &state, &diagnosis);
+    let digest_link = if offer.length <= share::MAIL_SAFE_LENGTH {
+        Some(offer.link.clone())
+    } else {
+        offer
+            .shorter
+            .as_ref()
+            .filter(|s| s.length <= share::MAIL_SAFE_LENGTH)
+            .map(|s| s.link.clone())
+            .or_else(|| offer.catalog.clone())
+    };
+    let report = report::build(&shared, &diagnosis);
+    Ok(SharePanel {
+        redacted: redact_first,
+        redaction_count: redactions.len(),
+        preview,
+        summary,
+        plain_text: digest::plain_text(&report, digest_link.as_deref()),
+        markdown: digest::markdown(&report, digest_link.as_deref()),
+        digest_link,
+        offer,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = include_str!("../tests/cases/seed.txt");
+    const BASE: &str = "https://example.org/trace-doctor/";
+
+    #[test]
+    fn the_flagship_shares_as_a_mail_safe_link_that_opens_the_redacted_text() {
+        let panel = build(SEED, BASE, true).expect("shared");
+        assert!(panel.offer.link.starts_with(BASE));
+        assert_eq!(panel.offer.length, panel.offer.link.chars().count());
+        let opened = share::decode(&panel.offer.link).expect("the link opens");
+        assert_eq!(opened.text, redact::redact(SEED));
+        assert!(panel.plain_text.contains("ConcurrentModificationException"));
+        assert!(panel.markdown.contains("```"));
+        assert_eq!(
+            panel.digest_link.as_deref(),
+            Some(panel.offer.link.as_str())
+        );
+        assert!(panel.plain_text.contains(&panel.offer.link));
+    }
+
+    #[test]
+    fn secrets_never_reach_the_link_or_the_digests_when_redaction_is_on() {
+        let text = format!(
+            "{SEED}\nCaused by: java.net.ConnectException: Connection refused: kafka-1.prod.acme.com/10.1.2.3:9092\n\tat com.acme.Job.main(Job.java:12)\n"
+        );
+        let on = build(&text, BASE, true).expect("shared");
+        assert!(on.redaction_count >= 2, "{:?}", on.preview);
+        let opened = share::decode(&on.offer.link).expect("opens");
+        for secret in ["10.1.2.3", "kafka-1.prod.acme.com"] {
+            assert!(!opened.text.contains(secret), "{secret} in the link");
+            assert!(!on.plain_text.contains(secret), "{secret} in the digest");
+            assert!(!on.markdown.contains(secret), "{secret} in the Markdown");
+            assert!(on.preview.iter().any(|p| p.original.contains(secret)));
+        }
+        let off = build(&text, BASE, false).expect("shared");
+        assert!(share::decode(&off.offer.link)
+            .expect("opens")
+            .text
+            .contains("10.1.2.3"));
+        assert_eq!(
+            off.redaction_count, on.redaction_count,
+            "the preview shows what it would do"
+        );
+    }
+
+    #[test]
+    fn empty_and_huge_texts_are_not_shared_and_say_why() {
+        assert_eq!(build("  \n", BASE, true), Err(NotShared::Empty));
+        let huge = "x".repeat(MAX_SHARE_BYTES + 1);
+        let err = build(&huge, BASE, true).expect_err("too large");
+        assert_eq!(err, NotShared::TooLarge(MAX_SHARE_BYTES + 1));
+        assert!(err.to_string().contains("too large"));
+    }
+}
