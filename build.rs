@@ -73,13 +73,12 @@ fn main() {
                 ),
             }
         };
-        if let (Some(since), Some(fixed)) = (
-            version(&rule.since, "since"),
-            version(&rule.fixed_in, "fixed_in"),
-        ) {
+        let since = version(&rule.since, "since");
+        for f in &rule.fixed_in {
+            let fixed = version(&Some(f.clone()), "fixed_in");
             assert!(
-                since < fixed,
-                "{}: since must be older than fixed_in",
+                since.is_none() || since < fixed,
+                "{}: since must be older than every fixed_in",
                 path.display()
             );
         }

@@ -122,8 +122,9 @@ pub struct RulePage {
     pub entry: Entry,
     /// First Flink version with the failure, when known (`1.11`).
     pub since: Option<String>,
-    /// First Flink version without it, when fixed (`1.13`).
-    pub fixed_in: Option<String>,
+    /// The first fixed release of each line the fix reached (`["1.14.6", "1.15.1"]`); empty
+    /// when not fixed or unknown.
+    pub fixed_in: Vec<String>,
     /// What the rule looks for, one sentence per condition (Markdown-free text).
     pub conditions: Vec<String>,
     /// The explanation.

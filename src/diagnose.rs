@@ -137,8 +137,7 @@ fn mark_version_mismatches(d: &mut TraceDiagnosis) {
         if let Some(rule) = rules::by_id(&f.rule) {
             f.version_mismatch = version::rule_mismatch(
                 rule.def.since.as_deref(),
-                rule.def.fixed_in.as_deref(),
-                &rule.def.versions,
+                &rule.def.fixed_in,
                 &d.flink_version,
             );
         }

@@ -637,16 +637,15 @@ fn frame_list(whats: &[String]) -> String {
     s
 }
 
-/// Whether a rule that applies to Flink `since` (first version with the failure) up to before
-/// `fixed_in` (first version without it) can apply to the version `v` a trace reveals. Returns a
-/// sentence saying why not when the whole inferred range lies outside; `None` when it may apply,
-/// when the version is unknown, or when the rule gives no bounds.
-pub fn rule_mismatch(
-    since: Option<&str>,
-    fixed_in: Option<&str>,
-    versions: &str,
-    v: &FlinkVersion,
-) -> Option<String> {
+/// Whether a rule that applies from Flink `since` (first version with the failure) and until
+/// `fixed_in` can apply to the version `v` a trace reveals. `fixed_in` lists the first fixed
+/// release of each minor line the fix reached (`["1.14.6", "1.15.1"]`): a version is fixed when
+/// it is at or after the entry of its own line, or when its line is newer than every listed line
+/// (those had the fix from their `.0`). Returns a sentence saying why the rule probably does not
+/// apply when the whole inferred range lies outside; `None` when it may apply, when the version
+/// is unknown, or when the rule gives no bounds. Unparsable bounds are ignored (`build.rs`
+/// rejects them in rule files).
+pub fn rule_mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion) -> Option<String> {
     let lo = v
         .exact
         .as_deref()
@@ -660,22 +659,38 @@ pub fn rule_mismatch(
     if let (Some(since), Some(hi)) = (since.and_then(Version::parse), hi) {
         if hi < since {
             return Some(format!(
-                "This failure is known from Flink {} on ({versions}), and this trace shows Flink {}: it probably does not apply.",
+                "This failure is known from Flink {} on, and this trace shows Flink {}: it probably does not apply.",
                 short(since),
                 v.summary
             ));
         }
     }
-    if let (Some(fixed), Some(lo)) = (fixed_in.and_then(Version::parse), lo) {
-        if lo >= fixed {
-            return Some(format!(
-                "This was fixed in Flink {} ({versions}), and this trace shows Flink {}: it probably does not apply.",
-                short(fixed),
-                v.summary
-            ));
-        }
+    let mut fixes: Vec<Version> = fixed_in.iter().filter_map(|f| Version::parse(f)).collect();
+    fixes.sort();
+    let (Some(last), Some(lo)) = (fixes.last().copied(), lo) else {
+        return None;
+    };
+    let line = |x: Version| (x.0, x.1);
+    let fixed = |x: Version| match fixes.iter().find(|f| line(**f) == line(x)) {
+        Some(f) => x >= *f,
+        None => line(x) > line(last),
+    };
+    // Fixed is monotonic within a minor line, and from the last listed line on.
+    let whole_range_fixed =
+        fixed(lo) && (line(lo) >= line(last) || hi.is_some_and(|hi| line(hi) == line(lo)));
+    if !whole_range_fixed {
+        return None;
     }
-    None
+    let list: Vec<String> = fixes.iter().map(|f| short(*f)).collect();
+    let releases = match list.len() {
+        1 => list[0].clone(),
+        n => format!("{} and {}", list[..n - 1].join(", "), list[n - 1]),
+    };
+    Some(format!(
+        "This was fixed in Flink {releases}{}, and this trace shows Flink {}: it probably does not apply.",
+        if fixes.len() > 1 { " (the fix release of each line)" } else { "" },
+        v.summary
+    ))
 }
 
 /// `1.13` for `1.13.0`, the full version otherwise.
@@ -704,13 +719,14 @@ mod tests {
             summary: "1.11.0 – 1.12.7".into(),
             ..FlinkVersion::default()
         };
-        let fixed = |v: &FlinkVersion| rule_mismatch(None, Some("1.13"), "before 1.13", v);
+        let one = ["1.13".to_owned()];
+        let fixed = |v: &FlinkVersion| rule_mismatch(None, &one, v);
         assert!(fixed(&exact("1.13.2"))
-            .is_some_and(|m| m.contains("fixed in Flink 1.13") && m.contains("1.13.2")));
+            .is_some_and(|m| m.contains("fixed in Flink 1.13,") && m.contains("1.13.2")));
         assert_eq!(fixed(&exact("1.12.7")), None);
         assert_eq!(fixed(&range), None);
         assert_eq!(fixed(&FlinkVersion::default()), None, "unknown version");
-        let since = |v: &FlinkVersion| rule_mismatch(Some("1.13"), None, "1.13 and later", v);
+        let since = |v: &FlinkVersion| rule_mismatch(Some("1.13"), &[], v);
         assert!(since(&range).is_some_and(|m| m.contains("from Flink 1.13 on")));
         assert_eq!(since(&exact("1.13.0")), None);
         // A range that straddles the bound may apply.
@@ -721,6 +737,48 @@ mod tests {
         };
         assert_eq!(since(&straddle), None);
         assert_eq!(fixed(&straddle), None);
+    }
+
+    #[test]
+    fn a_fix_backported_to_several_lines_is_judged_per_line() {
+        // FLINK-27041: fixed in 1.14.6 and 1.15.1 (1.15.0 still affected), 1.16.0 on.
+        let fixes = ["1.15.1".to_owned(), "1.14.6".to_owned()];
+        let at = |v: &str| {
+            rule_mismatch(
+                None,
+                &fixes,
+                &FlinkVersion {
+                    exact: Some(v.into()),
+                    summary: v.into(),
+                    ..FlinkVersion::default()
+                },
+            )
+        };
+        for fixed in ["1.14.6", "1.15.1", "1.15.4", "1.16.0", "2.0.0"] {
+            assert!(
+                at(fixed).is_some_and(|m| m.contains("1.14.6 and 1.15.1")),
+                "{fixed}"
+            );
+        }
+        for affected in ["1.14.5", "1.15.0", "1.13.6"] {
+            assert_eq!(at(affected), None, "{affected}");
+        }
+        let range = |min: &str, max: &str| {
+            rule_mismatch(
+                None,
+                &fixes,
+                &FlinkVersion {
+                    min: Some(min.into()),
+                    max: Some(max.into()),
+                    summary: format!("{min} – {max}"),
+                    ..FlinkVersion::default()
+                },
+            )
+        };
+        assert!(range("1.15.1", "1.15.4").is_some());
+        assert!(range("1.15.1", "1.17.2").is_some());
+        assert_eq!(range("1.14.6", "1.15.0"), None, "1.15.0 is affected");
+        assert_eq!(range("1.15.0", "1.15.4"), None);
     }
 
     #[test]

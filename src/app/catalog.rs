@@ -114,8 +114,8 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
                 if let Some(v) = &page.since {
                     <div class="fact"><dt>{"Since"}</dt><dd>{ v }</dd></div>
                 }
-                if let Some(v) = &page.fixed_in {
-                    <div class="fact"><dt>{"Fixed in"}</dt><dd>{ v }</dd></div>
+                if !page.fixed_in.is_empty() {
+                    <div class="fact"><dt>{"Fixed in"}</dt><dd>{ page.fixed_in.join(", ") }</dd></div>
                 }
             </dl>
             <h3>{"What it looks for"}</h3>

@@ -29,10 +29,12 @@ pub struct RuleDef {
     /// `fixed_in` it lets a finding say that it does not apply to the version the trace shows.
     #[serde(default)]
     pub since: Option<String>,
-    /// First Flink version (`1.13`) in which this failure can no longer happen (the fix
-    /// release), when there is one. Give the FLINK-NNNNN of the fix in `versions`.
-    #[serde(default)]
-    pub fixed_in: Option<String>,
+    /// The first fixed release of each minor line the fix reached (`"1.13"`, or
+    /// `["1.14.6", "1.15.1"]` when 1.15.0 was still affected), when the failure was a bug that
+    /// got fixed; lines newer than every listed one had the fix from their `.0`. Empty when not
+    /// fixed or unknown. Give the FLINK-NNNNN of the fix in `versions`. A single string or a list.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub fixed_in: Vec<String>,
     /// The fixture shown (and diagnosed live) on the rule's catalog page (`match-seed.txt`);
     /// the first `match-*` fixture by name when absent.
     #[serde(default)]
@@ -121,6 +123,20 @@ pub enum Condition {
         /// Glob over `class.method`.
         frame: String,
     },
+}
+
+/// A string or a list of strings, as a list.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 fn any() -> Within {
