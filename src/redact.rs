@@ -611,11 +611,11 @@ enum KeyClass {
 
 fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
-    // A key (a whole token), an optional closing quote (JSON, maybe escaped), `:` or `=`, an
-    // optional opening bracket or quote. Which keys count is decided by `key_class`.
+    // A key (a whole token ending in a word `key_class` may accept), an optional closing quote
+    // (JSON, maybe escaped), `:` or `=`, an optional opening bracket or quote.
     let re = compiled(
         &RE,
-        r#"([A-Za-z0-9_.\-]+)(\\?["'])?[ \t]{0,8}([:=])[ \t]{0,8}(\[|\\?["'])?"#,
+        r#"([A-Za-z0-9_.\-]*(?i-u:password|passwd|pwd|passphrase|secret|token|key|credentials?|params|user|username|login|name|host|hostname|quorum|brokers|servers|address))(\\?["'])?[ \t]{0,8}([:=])[ \t]{0,8}(\[|\\?["'])?"#,
     );
     for c in re.captures_iter(hay) {
         let (Some(all), Some(key), Some(sep)) = (c.get(0), c.get(1), c.get(3)) else {
@@ -718,8 +718,11 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 /// What a configuration key names, judged by how it ends (`s3.secret-key`,
 /// `security.ssl.keystore-password`, `"accessToken"`, `bootstrap.servers`).
 fn key_class(key: &str) -> Option<KeyClass> {
-    // Class-like keys (`InvalidToken: …` is an exception, not a setting).
-    if key.starts_with(|c: char| c.is_ascii_uppercase()) {
+    // Class-like keys (`InvalidToken: …` is an exception, not a setting); `DB_PASSWORD` is not.
+    let mut chars = key.chars();
+    if chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.next().is_some_and(|c| c.is_ascii_lowercase())
+    {
         return None;
     }
     let k = key.to_ascii_lowercase();
@@ -1016,13 +1019,22 @@ fn home_paths(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = compiled(
         &RE,
-        r"(?:/home/|/Users/|(?-u:\b)[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/)|/user/|/usercache/)([^/\\\s\x22'<>:;,*?|()\[\]{}]+)",
+        r"(?:/home/|/Users/|:(?:\\{1,2}|/)Users(?:\\{1,2}|/)|/user/|/usercache/)([^/\\\s\x22'<>:;,*?|()\[\]{}]+)",
     );
     for c in re.captures_iter(hay) {
         let (Some(all), Some(name)) = (c.get(0), c.get(1)) else {
             continue;
         };
         let (s, e) = (off + name.start(), off + name.end());
+        // `C:\Users\…`: a drive letter before the colon.
+        if all.as_str().starts_with(':') {
+            let drive = byte_before(text, off + all.start());
+            if !drive.is_some_and(|b| b.is_ascii_alphabetic())
+                || is_word(byte_before(text, off + all.start() - 1))
+            {
+                continue;
+            }
+        }
         // The name must end the path segment.
         if !matches!(
             byte_at(text, e),
@@ -1566,6 +1578,10 @@ mod tests {
             ("s3.secret-key: Xy9+abc/DEF", "s3.secret-key: ***"),
             ("s3.access-key: AKIAIOSFODNN7EXAMPLE", "s3.access-key: ***"),
             ("fs.s3a.secret.key=wJalrXUtnFEMI", "fs.s3a.secret.key=***"),
+            (
+                "export DB_PASSWORD=hunter22 AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI",
+                "export DB_PASSWORD=*** AWS_SECRET_ACCESS_KEY=***",
+            ),
             (
                 "security.ssl.rest.keystore-password: changeme123",
                 "security.ssl.rest.keystore-password: ***",
