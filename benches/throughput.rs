@@ -1,6 +1,7 @@
 //! Throughput on a ~50 MB Flink TaskManager log (log4j2 lines, 2–5 % of them stack-trace lines),
 //! generated in memory from a seed (`tests/support/flink_log.rs`): a plain memchr line count of
-//! the same bytes as the floor, then `parse::parse`, then `diagnose`.
+//! the same bytes as the floor, then `parse::parse`, then `diagnose`, then `redact::redact`
+//! (find what to hide and write the redacted copy).
 //!
 //! Run: `cargo bench --bench throughput -- --noplot` (about 20 s once built). At the end it
 //! prints the MB/s (MiB/s) of each and how parse and diagnose compare with the line count.
@@ -79,6 +80,10 @@ fn bench(c: &mut Criterion) {
             name: "diagnose",
             times: Vec::new(),
         },
+        Seen {
+            name: "redact",
+            times: Vec::new(),
+        },
     ]);
     {
         let mut group = c.benchmark_group("throughput");
@@ -96,6 +101,9 @@ fn bench(c: &mut Criterion) {
         });
         group.bench_function("diagnose", |b| {
             b.iter_custom(timed(&seen, 2, &log, trace_doctor::diagnose))
+        });
+        group.bench_function("redact", |b| {
+            b.iter_custom(timed(&seen, 3, &log, trace_doctor::redact::redact))
         });
         group.finish();
     }

@@ -133,9 +133,12 @@ pub struct KindCount {
 
 /// Finds everything to redact in `text`: sorted by position, never overlapping, with
 /// consistent placeholders (numbered in order of first appearance). Never fails.
+///
+/// A user name found in a path, URL or setting is also hidden where it stands alone as a word
+/// elsewhere (`alice.keytab`, `owner=alice`), unless it is a common word (`test`, `dev`, …).
 pub fn find(text: &str) -> Vec<Redaction> {
     let protected = protected_spans(text);
-    let mut cands = Vec::new();
+    let mut gaps = Vec::with_capacity(protected.len() + 1);
     let mut start = 0;
     for p in protected
         .iter()
@@ -143,27 +146,113 @@ pub fn find(text: &str) -> Vec<Redaction> {
         .chain(std::iter::once(Span::new(text.len(), text.len())))
     {
         if p.start > start {
-            detect(text, start, p.start, &mut cands);
+            gaps.push((start, p.start));
         }
         start = start.max(p.end);
     }
-    cands.sort_by_key(|c| (c.start, c.prio, std::cmp::Reverse(c.end)));
+    let mut cands = Vec::new();
+    for &(from, to) in &gaps {
+        detect(text, from, to, &mut cands);
+    }
+    let mut kept = resolve(text, cands);
+    propagate_user_names(text, &gaps, &mut kept);
     let mut names = Names::default();
-    let mut out = Vec::with_capacity(cands.len());
+    kept.into_iter()
+        .map(|c| Redaction {
+            span: Span::new(c.start, c.end),
+            kind: c.kind,
+            replacement: names.replacement(&c),
+        })
+        .collect()
+}
+
+/// Sorts candidates and keeps the first of any overlapping ones (earliest start, then the
+/// lowest `prio`, then the longest).
+fn resolve(text: &str, mut cands: Vec<Candidate>) -> Vec<Candidate> {
+    cands.sort_by_key(|c| (c.start, c.prio, std::cmp::Reverse(c.end)));
+    let mut kept: Vec<Candidate> = Vec::with_capacity(cands.len());
     let mut end = 0;
     for c in cands {
         if c.start < end || c.start >= c.end || text.get(c.start..c.end).is_none() {
             continue;
         }
         end = c.end;
-        let replacement = names.replacement(&c);
-        out.push(Redaction {
-            span: Span::new(c.start, c.end),
-            kind: c.kind,
-            replacement,
-        });
+        kept.push(c);
     }
-    out
+    kept
+}
+
+/// Words too common to hide wherever they appear, even when they name a user.
+fn common_word(name: &str) -> bool {
+    const COMMON: [&str; 24] = [
+        "test", "tests", "data", "dev", "app", "apps", "work", "main", "build", "home", "src",
+        "tmp", "opt", "local", "bin", "lib", "job", "jobs", "prod", "stage", "ops", "docker",
+        "service", "system",
+    ];
+    name.len() < 3 || COMMON.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// Adds the other whole-word occurrences of the user names in `kept` (outside protected spans
+/// and outside what is already kept).
+fn propagate_user_names(text: &str, gaps: &[(usize, usize)], kept: &mut Vec<Candidate>) {
+    let mut users: Vec<&str> = kept
+        .iter()
+        .filter(|c| matches!(c.shape, Shape::User))
+        .map(|c| c.key.as_str())
+        .filter(|k| !common_word(k))
+        .collect();
+    users.sort_unstable();
+    users.dedup();
+    users.truncate(256);
+    if users.is_empty() {
+        return;
+    }
+    let alternation: Vec<String> = users.iter().map(|u| regex::escape(u)).collect();
+    let Ok(re) = Regex::new(&format!("(?:{})", alternation.join("|"))) else {
+        return;
+    };
+    let mut extra = Vec::new();
+    for &(from, to) in gaps {
+        let Some(hay) = text.get(from..to) else {
+            continue;
+        };
+        for m in re.find_iter(hay) {
+            let (s, e) = (from + m.start(), from + m.end());
+            let before = byte_before(text, s);
+            if is_word(before) || matches!(before, Some(b'-' | b'@')) || is_word(byte_at(text, e)) {
+                continue;
+            }
+            if matches!(byte_at(text, e), Some(b'-' | b'@')) {
+                continue;
+            }
+            extra.push((s, e, m.as_str().to_owned()));
+        }
+    }
+    if extra.is_empty() {
+        return;
+    }
+    // Only where nothing is kept yet (both lists are sorted by start).
+    let mut merged = Vec::with_capacity(kept.len() + extra.len());
+    let mut old = std::mem::take(kept).into_iter().peekable();
+    for (s, e, key) in extra {
+        while let Some(c) = old.next_if(|c| c.start < e) {
+            merged.push(c);
+        }
+        let overlaps = merged.last().is_some_and(|c: &Candidate| c.end > s)
+            || old.peek().is_some_and(|c| c.start < e);
+        if !overlaps {
+            merged.push(Candidate {
+                start: s,
+                end: e,
+                kind: Kind::User,
+                prio: 10,
+                shape: Shape::User,
+                key,
+            });
+        }
+    }
+    merged.extend(old);
+    *kept = merged;
 }
 
 /// Writes `text` with each redaction's span replaced by its placeholder.
@@ -611,11 +700,11 @@ enum KeyClass {
 
 fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
-    // A key (a whole token), an optional closing quote (JSON, maybe escaped), `:` or `=`, an
-    // optional opening bracket or quote. Which keys count is decided by `key_class`.
+    // A key (a whole token ending in a word `key_class` may accept), an optional closing quote
+    // (JSON, maybe escaped), `:` or `=`, an optional opening bracket or quote.
     let re = compiled(
         &RE,
-        r#"([A-Za-z0-9_.\-]+)(\\?["'])?[ \t]{0,8}([:=])[ \t]{0,8}(\[|\\?["'])?"#,
+        r#"([A-Za-z0-9_.\-]*(?i-u:password|passwd|pwd|passphrase|secret|token|key|credentials?|params|user|username|login|name|host|hostname|quorum|brokers|servers|address))(\\?["'])?[ \t]{0,8}([:=])[ \t]{0,8}(\[|\\?["'])?"#,
     );
     for c in re.captures_iter(hay) {
         let (Some(all), Some(key), Some(sep)) = (c.get(0), c.get(1), c.get(3)) else {
@@ -688,6 +777,28 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
             KeyClass::Hosts => host_list(text, v_start, out),
         }
     }
+    // Hadoop's `Current Hadoop/Kerberos user: alice` (Flink's start-up banner) and
+    // `Hadoop user set to alice`.
+    static HADOOP: OnceLock<Regex> = OnceLock::new();
+    let hadoop = compiled(
+        &HADOOP,
+        r"(?:Kerberos user: |[Uu]ser set to |[Pp]roxy user: |[Rr]eal user: )([A-Za-z0-9._\-]+)",
+    );
+    for c in hadoop.captures_iter(hay) {
+        if let Some(u) = c.get(1) {
+            if person_name(u.as_str()) && byte_at(text, off + u.end()) != Some(b'@') {
+                push(
+                    out,
+                    off + u.start(),
+                    off + u.end(),
+                    Kind::User,
+                    1,
+                    Shape::User,
+                    u.as_str(),
+                );
+            }
+        }
+    }
     // `Authorization: Bearer …` and a bare `Bearer …`.
     static AUTH: OnceLock<Regex> = OnceLock::new();
     let auth = compiled(
@@ -718,8 +829,11 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 /// What a configuration key names, judged by how it ends (`s3.secret-key`,
 /// `security.ssl.keystore-password`, `"accessToken"`, `bootstrap.servers`).
 fn key_class(key: &str) -> Option<KeyClass> {
-    // Class-like keys (`InvalidToken: …` is an exception, not a setting).
-    if key.starts_with(|c: char| c.is_ascii_uppercase()) {
+    // Class-like keys (`InvalidToken: …` is an exception, not a setting); `DB_PASSWORD` is not.
+    let mut chars = key.chars();
+    if chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.next().is_some_and(|c| c.is_ascii_lowercase())
+    {
         return None;
     }
     let k = key.to_ascii_lowercase();
@@ -1016,13 +1130,22 @@ fn home_paths(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = compiled(
         &RE,
-        r"(?:/home/|/Users/|(?-u:\b)[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/)|/user/|/usercache/)([^/\\\s\x22'<>:;,*?|()\[\]{}]+)",
+        r"(?:/home/|/Users/|:(?:\\{1,2}|/)Users(?:\\{1,2}|/)|/user/|/usercache/)([^/\\\s\x22'<>:;,*?|()\[\]{}]+)",
     );
     for c in re.captures_iter(hay) {
         let (Some(all), Some(name)) = (c.get(0), c.get(1)) else {
             continue;
         };
         let (s, e) = (off + name.start(), off + name.end());
+        // `C:\Users\…`: a drive letter before the colon.
+        if all.as_str().starts_with(':') {
+            let drive = byte_before(text, off + all.start());
+            if !drive.is_some_and(|b| b.is_ascii_alphabetic())
+                || is_word(byte_before(text, off + all.start() - 1))
+            {
+                continue;
+            }
+        }
         // The name must end the path segment.
         if !matches!(
             byte_at(text, e),
@@ -1567,6 +1690,10 @@ mod tests {
             ("s3.access-key: AKIAIOSFODNN7EXAMPLE", "s3.access-key: ***"),
             ("fs.s3a.secret.key=wJalrXUtnFEMI", "fs.s3a.secret.key=***"),
             (
+                "export DB_PASSWORD=hunter22 AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI",
+                "export DB_PASSWORD=*** AWS_SECRET_ACCESS_KEY=***",
+            ),
+            (
                 "security.ssl.rest.keystore-password: changeme123",
                 "security.ssl.rest.keystore-password: ***",
             ),
@@ -1687,6 +1814,17 @@ mod tests {
         // Service accounts stay.
         let services = "/home/flink/lib /Users/Shared/x /usercache/yarn/ /home/root/";
         assert!(find(services).is_empty(), "{:?}", found(services));
+    }
+
+    #[test]
+    fn a_user_name_found_once_is_hidden_where_it_stands_alone() {
+        let text = " Current Hadoop/Kerberos user: alice\nkeytab /etc/alice.keytab owner=alice \
+                    group alice-team, malice, alice@corp.com\n/Users/test/x test run";
+        assert_eq!(
+            redact(text),
+            " Current Hadoop/Kerberos user: user1\nkeytab /etc/user1.keytab owner=user1 \
+             group alice-team, malice, user2@example.com\n/Users/user3/x test run"
+        );
     }
 
     #[test]
