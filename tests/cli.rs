@@ -343,3 +343,21 @@ fn redact_prints_the_redacted_text_or_a_preview() {
     let out = cli().args(["redact", "/no/such/file"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn link_make_redacts_by_default_and_no_redact_keeps_the_text() {
+    let text = "java.net.ConnectException: Connection refused: kafka-1.prod.acme.com/10.1.2.3:9092\n\tat org.apache.flink.connector.kafka.source.KafkaSource.createReader(KafkaSource.java:100)\n";
+    let read = |link: &str| {
+        let out = cli().args(["link", "read", link]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let made = link_make(&[], text);
+    assert!(made.status.success());
+    assert!(String::from_utf8_lossy(&made.stderr).contains("redacted"));
+    let shared = read(String::from_utf8_lossy(&made.stdout).trim());
+    assert!(!shared.contains("10.1.2.3") && !shared.contains("kafka-1.prod.acme.com"));
+    assert!(shared.contains("192.0.2.1") && shared.contains("KafkaSource.createReader"));
+    let raw = link_make(&["--no-redact"], text);
+    assert_eq!(read(String::from_utf8_lossy(&raw.stdout).trim()), text);
+}

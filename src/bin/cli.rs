@@ -6,8 +6,8 @@
 //! columns), `digest-markdown` the same for GitHub. Exit codes: 0 when at least one trace was
 //! read, 1 when none was found, 2 when the input could not be read.
 //!
-//! `trace-doctor link make [FILE|-] [--base URL] [--short]` prints a share link to the page with
-//! the text in it (its length on stderr); `trace-doctor link read URL|PAYLOAD|-` prints the text
+//! `trace-doctor link make [FILE|-] [--base URL] [--short] [--no-redact]` prints a share link to
+//! the page with the text in it, redacted unless `--no-redact` (its length on stderr); `trace-doctor link read URL|PAYLOAD|-` prints the text
 //! a link holds (the chosen finding on stderr). A bad link exits with 2 and says why; what could
 //! be restored from it is still printed, with a warning.
 //!
@@ -87,6 +87,10 @@ enum LinkAction {
         /// The trace the page shows chosen (1-based, in input order).
         #[arg(long)]
         trace: Option<usize>,
+        /// Put the text in the link as it is, without hiding host names, IP and e-mail
+        /// addresses, user names, ids and secrets (see `trace-doctor redact --preview`).
+        #[arg(long)]
+        no_redact: bool,
     },
     /// Print the text a link holds (the chosen finding and trace go to stderr).
     Read {
@@ -139,6 +143,7 @@ fn link_make(
     short: bool,
     finding: Option<String>,
     trace: Option<usize>,
+    no_redact: bool,
 ) -> ExitCode {
     let text = match read_input(file) {
         Ok(s) => s,
@@ -147,8 +152,24 @@ fn link_make(
             return ExitCode::from(2);
         }
     };
-    // Redaction hook: the text is shared as given. Redaction (and `--no-redact`) goes here,
-    // before the state is made.
+    // Redaction is on by default, as in the page: what would identify a host, a person or a
+    // secret is replaced before the text goes into the link.
+    let text = if no_redact {
+        text
+    } else {
+        let redactions = redact::find(&text);
+        if !redactions.is_empty() {
+            let counts: Vec<String> = redact::summary(&text, &redactions)
+                .iter()
+                .map(|k| format!("{} {}", k.count, k.label))
+                .collect();
+            eprintln!(
+                "trace-doctor: redacted {} (--no-redact keeps them)",
+                counts.join(", ")
+            );
+        }
+        redact::apply(&text, &redactions)
+    };
     let mut state = share::SharedState {
         text,
         finding,
@@ -260,8 +281,9 @@ fn main() -> ExitCode {
                     short,
                     finding,
                     trace,
+                    no_redact,
                 },
-        } => link_make(file.as_deref(), &base, short, finding, trace),
+        } => link_make(file.as_deref(), &base, short, finding, trace, no_redact),
         Command::Link {
             action: LinkAction::Read { link, json },
         } => link_read(&link, json),
