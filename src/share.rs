@@ -466,13 +466,15 @@ pub fn decode(payload_or_url: &str) -> Result<SharedState, LinkError> {
     }
     let (recovered, altered) = partial(&raw);
     match status {
+        // Too large whatever else is wrong with it (a hand-made "zip bomb" has no valid
+        // checksums): say so first, and keep a prefix only when it checks out.
+        TINFLStatus::HasMoreOutput => Err(LinkError::TooLarge {
+            limit: MAX_TEXT_BYTES,
+            recovered: if altered { None } else { recovered },
+        }),
         _ if altered => Err(LinkError::Corrupted {
             position: None,
             found: None,
-            recovered,
-        }),
-        TINFLStatus::HasMoreOutput => Err(LinkError::TooLarge {
-            limit: MAX_TEXT_BYTES,
             recovered,
         }),
         // The data ended early: the link was cut (or a bad character cut it).
@@ -834,6 +836,25 @@ mod tests {
         assert_eq!(*limit, MAX_TEXT_BYTES);
         assert!(r.bytes >= MAX_TEXT_BYTES && r.state.text.bytes().all(|b| b == b'a'));
         assert!(e.to_string().contains("20 MB"), "{e}");
+    }
+
+    #[test]
+    fn a_hand_made_bomb_without_checksums_is_still_too_large() {
+        let mut raw = b"{\"n\":1}\t\n".to_vec();
+        raw.resize(raw.len() + MAX_TEXT_BYTES + 2 * MAX_HEADER_BYTES, b'a');
+        let zlib = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 6);
+        let payload = format!("{FORMAT_VERSION}.{}", URL_SAFE_NO_PAD.encode(zlib));
+        let e = decode(&payload).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LinkError::TooLarge {
+                    recovered: None,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -754,6 +754,149 @@ await test('single file: dist-single/trace-doctor.html works from file:// (examp
   }
 });
 
+// ---- issue 5: share links, redaction, digests, bad links ----------------------------------
+
+async function openShare(p) {
+  await p.locator('#share > summary').click();
+  await p.waitForSelector('#share-link', { timeout: 10_000 });
+}
+
+async function clipboardText(p) {
+  return p.evaluate(() => navigator.clipboard.readText());
+}
+
+await test('share: a redacted link that restores the page, its length, copy buttons, replies for mail and GitHub', async (check) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
+  await openApp(page);
+  const secretLine = 'Caused by: java.net.ConnectException: Connection refused: kafka-1.prod.acme.com/10.1.2.3:9092 (user alice@acme.com)\n\tat com.acme.Job.main(Job.java:12)\n';
+  const text = flagshipText + secretLine;
+  await page.fill('#trace-input', text);
+  await waitDone(page, 10_000);
+  await openShare(page);
+  check(await page.isChecked('#redact'), 'redaction is on by default');
+  const summary = norm(await page.textContent('#redaction-summary'));
+  check(/replaced/.test(summary) && /IP/i.test(summary), `redaction summary: ${summary}`);
+  await page.locator('.redaction-preview > summary').click();
+  const preview = norm(await page.textContent('.redaction-preview table'));
+  check(preview.includes('10.1.2.3') && preview.includes('kafka-1.prod.acme.com') && preview.includes('alice@acme.com'), `preview lists the values: ${preview.slice(0, 300)}`);
+  const link = await page.inputValue('#share-link');
+  check(link.startsWith(PAGE_URL + '#/s/'), `link ${link.slice(0, 80)}`);
+  for (const secret of ['10.1.2.3', 'kafka-1.prod.acme.com', 'alice@acme.com']) check(!link.includes(secret), `${secret} readable in the link`);
+  const lengthText = norm(await page.textContent('#link-length'));
+  check(lengthText.startsWith(`${link.length} characters`), `length shown: "${lengthText}", link has ${link.length}`);
+  await page.click('#copy-link');
+  await page.waitForSelector('.share-link .copied', { timeout: 5_000 });
+  check((await clipboardText(page)) === link, 'Copy link puts the link on the clipboard');
+  await page.click('#copy-plain');
+  await eventually(async () => (await clipboardText(page)).startsWith('Diagnosis:'), 5_000);
+  const plain = await clipboardText(page);
+  check(plain.includes(link), 'the mail reply ends with the link');
+  check(!plain.includes('10.1.2.3'), 'no IP address in the mail reply');
+  const long = plain.split('\n').filter((l) => l.length > 72 && !l.startsWith('    ') && !/^\S+$/.test(l) && !l.includes('http'));
+  check(long.length === 0, `prose lines over 72 columns: ${JSON.stringify(long.slice(0, 3))}`);
+  await page.click('#copy-markdown');
+  await eventually(async () => (await clipboardText(page)).includes('```'), 5_000);
+  check((await clipboardText(page)).includes('ConcurrentModificationException'), 'the Markdown reply names the root cause');
+  await page.screenshot({ path: path.join(OUT, 'share.png'), fullPage: false });
+  // Turning redaction off shows the real values in the link.
+  await page.uncheck('#redact');
+  await eventually(async () => (await page.inputValue('#share-link')) !== link, 5_000);
+  const plainLink = await page.inputValue('#share-link');
+  // Open the (redacted) link in a fresh tab: the text comes back, diagnosed the same.
+  const other = watchPage(await context.newPage(), 'link');
+  try {
+    await other.goto(link, { waitUntil: 'load' });
+    await other.waitForSelector('#link-notice', { timeout: 10_000 });
+    await waitDone(other, 10_000);
+    const restored = await other.inputValue('#trace-input');
+    check(restored.includes('192.0.2.') && !restored.includes('10.1.2.3'), 'the link opens the redacted text');
+    check(restored.split('\n').length === text.split('\n').length, 'same number of lines as the original');
+    check((await findingIds(other))[0] === FLAGSHIP_RULE, `findings after opening the link: ${await findingIds(other)}`);
+    check(new URL(other.url()).hash === '#/', `the address bar is back to #/ (${other.url()})`);
+    await other.goto(plainLink, { waitUntil: 'load' });
+    await other.waitForSelector('#link-notice', { timeout: 10_000 });
+    await eventually(async () => (await other.inputValue('#trace-input')) === text, 5_000);
+    check((await other.inputValue('#trace-input')) === text, 'the unredacted link restores the text exactly');
+  } finally {
+    await other.close();
+  }
+});
+
+await test('share: past 2,000 characters a shorter link, which opens saying what it leaves out', async (check) => {
+  await openApp(page);
+  const rest = fs.readFileSync(path.join(CASES_DIR, 'seed-rest.json'), 'utf8');
+  const big = rest + '\n' + fs.readFileSync(path.join(CASES_DIR, 'seed-log4j.txt'), 'utf8');
+  await page.fill('#trace-input', big);
+  await waitDone(page, 10_000);
+  await openShare(page);
+  const full = await page.inputValue('#share-link');
+  check(full.length > 2000, `the full link is ${full.length} characters`);
+  check(norm(await page.textContent('#link-length')).includes('2,000'), 'the page warns about mail clients');
+  if (!check((await page.locator('#copy-short-link').count()) === 1, 'a shorter link is offered')) return;
+  check((await page.locator('#copy-catalog-link').count()) === 1, "the rule's page is offered");
+  await page.click('#copy-short-link');
+  await eventually(async () => (await clipboardText(page)).includes('#/s/'), 5_000);
+  const short = await clipboardText(page);
+  check(short.length <= 2000, `the shorter link is ${short.length} characters`);
+  const other = watchPage(await context.newPage(), 'short-link');
+  try {
+    await other.goto(short, { waitUntil: 'load' });
+    await other.waitForSelector('#link-notice', { timeout: 10_000 });
+    check(/leaves out/.test(await other.textContent('#link-notice')), 'the page says what the short link leaves out');
+    await waitDone(other, 10_000);
+    check((await findingIds(other))[0] === FLAGSHIP_RULE, 'the short link is diagnosed the same');
+  } finally {
+    await other.close();
+  }
+});
+
+await test('bad links: cut, damaged, oversized or not a link: a clear message, what could be read, nothing typed lost', async (check) => {
+  await openApp(page);
+  await page.fill('#trace-input', flagshipText);
+  await waitDone(page, 10_000);
+  await openShare(page);
+  await page.uncheck('#redact');
+  await eventually(async () => !(await page.inputValue('#share-link')).includes('…'), 2_000);
+  const link = await page.inputValue('#share-link');
+  const typed = 'my own notes that must survive\n';
+  const other = watchPage(await context.newPage(), 'bad-links');
+  try {
+    const visit = async (url) => {
+      await other.goto(PAGE_URL, { waitUntil: 'load' });
+      await other.fill('#trace-input', typed);
+      await other.goto(url, { waitUntil: 'load' });
+      await other.waitForSelector('#link-notice', { timeout: 10_000 });
+      return { notice: norm(await other.textContent('#link-notice')), input: await other.inputValue('#trace-input') };
+    };
+    // Cut in half (a mail client wrapped it): the first part of the text comes back.
+    const cut = await visit(link.slice(0, Math.floor(link.length * 0.6)));
+    check(/cut short/.test(cut.notice), `cut link: ${cut.notice}`);
+    check(cut.input.length > 0 && flagshipText.startsWith(cut.input), `cut link restores a prefix (${cut.input.length} chars)`);
+    check((await other.locator('#restore').count()) === 1, 'the typed text can be restored after a cut link');
+    // A character changed in the middle.
+    const i = Math.floor(link.length * 0.7);
+    const damaged = await visit(link.slice(0, i) + (link[i] === 'A' ? 'B' : 'A') + link.slice(i + 1));
+    check(/damaged|changed/.test(damaged.notice), `damaged link: ${damaged.notice}`);
+    // Not a link at all: the typed text stays.
+    const junk = await visit(`${PAGE_URL}#/s/hello-world`);
+    check(junk.notice.length > 0 && junk.input === typed, `junk link: "${junk.notice}", input ${JSON.stringify(junk.input.slice(0, 40))}`);
+    // Oversized: a tiny link that inflates past the limit (a zip bomb).
+    const bomb = await other.evaluate(async () => {
+      const body = new TextEncoder().encode('{"n":1}\t\n' + 'a'.repeat(24 * 1024 * 1024));
+      const stream = new Blob([body]).stream().pipeThrough(new CompressionStream('deflate'));
+      const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+      let bin = '';
+      for (const b of bytes) bin += String.fromCharCode(b);
+      return '1.' + btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    });
+    const big = await visit(`${PAGE_URL}#/s/${bomb}`);
+    check(/larger than/.test(big.notice), `oversized link: ${big.notice}`);
+    await other.screenshot({ path: path.join(OUT, 'bad-link.png') });
+  } finally {
+    await other.close();
+  }
+});
+
 await test('huge paste (>= 2 MB): the page stays responsive and finishes', async (check) => {
   const unit = flagshipText.endsWith('\n') ? flagshipText : flagshipText + '\n';
   const copies = Math.ceil(HUGE_BYTES / Buffer.byteLength(unit));
