@@ -1,6 +1,6 @@
 //! The input panel: the text area, "Try the example" and "Clear".
 
-use super::persist::Kept;
+use super::persist::{self, Kept};
 use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -35,6 +35,7 @@ fn put(
             return;
         }
         if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE {
+            persist::save_previous(Some(&old));
             stash.set(Some(old));
         }
         t.set_value(text);
@@ -62,7 +63,8 @@ pub fn input_panel(props: &Props) -> Html {
     };
     // Text replaced by "Try the example" or "Clear", kept so one click brings it back;
     // restoring swaps, so the text it replaces is kept in turn (nothing is ever lost).
-    let stash = use_state(|| None::<String>);
+    // Kept in the browser too, so a reload after a replaced text does not lose it.
+    let stash = use_state(persist::load_previous);
     let replace_with = |text: &'static str| {
         let area = area.clone();
         let cb = props.on_input.clone();
@@ -91,7 +93,9 @@ pub fn input_panel(props: &Props) -> Html {
                 let current = t.value();
                 t.set_value(&old);
                 let keep = !current.trim().is_empty() && current != crate::FLAGSHIP_EXAMPLE;
-                stash.set(keep.then_some(current));
+                let next = keep.then_some(current);
+                persist::save_previous(next.as_deref());
+                stash.set(next);
                 cb.emit((old, true));
             }
         })

@@ -373,7 +373,7 @@ async function openApp(page) {
   await page.locator('#trace-input').waitFor({ state: 'visible', timeout: 20_000 });
   // Each test starts from an empty input: drop the text an earlier test left kept in the browser.
   const kept = await page.evaluate(() => {
-    const had = localStorage.getItem('trace-doctor.input') !== null;
+    const had = localStorage.getItem('trace-doctor.input') !== null || localStorage.getItem('trace-doctor.previous') !== null;
     localStorage.clear();
     return had;
   });
@@ -873,6 +873,11 @@ await test('bad links: cut, damaged, oversized or not a link: a clear message, w
     check(/cut short/.test(cut.notice), `cut link: ${cut.notice}`);
     check(cut.input.length > 0 && flagshipText.startsWith(cut.input), `cut link restores a prefix (${cut.input.length} chars)`);
     check((await other.locator('#restore').count()) === 1, 'the typed text can be restored after a cut link');
+    // Even after a reload (the replaced text is kept in the browser too).
+    await other.reload({ waitUntil: 'load' });
+    await other.locator('#restore').waitFor({ timeout: 5_000 });
+    await other.click('#restore');
+    check((await other.inputValue('#trace-input')) === typed, 'after a reload, Restore previous text brings the typed text back');
     // A character changed in the middle.
     const i = Math.floor(link.length * 0.7);
     const damaged = await visit(link.slice(0, i) + (link[i] === 'A' ? 'B' : 'A') + link.slice(i + 1));
