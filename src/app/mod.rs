@@ -248,9 +248,12 @@ fn page() -> Html {
     // A share link puts its text in the input (the text there before can be restored); on a
     // plain visit the text kept from the last one comes back.
     let notice = use_state(|| None::<LinkNotice>);
+    // What a link chose, brought into view once its text is diagnosed.
+    let focus = use_state(|| None::<(Option<usize>, Option<String>)>);
     {
         let load = load.clone();
         let notice = notice.clone();
+        let focus = focus.clone();
         let navigator = use_navigator();
         let first = use_mut_ref(|| true);
         use_effect_with(route.clone(), move |route| {
@@ -261,6 +264,7 @@ fn page() -> Html {
                 if let Some(text) = text {
                     load.set(Some((next, Rc::from(text))));
                 }
+                focus.set(Some(shown.focus.clone()));
                 notice.set(Some(shown));
                 if let Some(nav) = &navigator {
                     nav.replace(&Route::Home);
@@ -283,6 +287,18 @@ fn page() -> Html {
         .forget();
     });
 
+    {
+        let focus = focus.clone();
+        let status = state.status;
+        use_effect_with((status, state.generation), move |_| {
+            if status == Status::Done {
+                if let Some((trace, finding)) = (*focus).clone() {
+                    bring_into_view(trace, finding.as_deref());
+                    focus.set(None);
+                }
+            }
+        });
+    }
     {
         let timings = state.timings;
         let status = state.status;
@@ -390,6 +406,42 @@ struct LinkNotice {
     message: String,
     /// The link could not be read whole.
     error: bool,
+    /// The trace (1-based number) and finding (rule id) the link chose, to bring into view
+    /// once the text is diagnosed.
+    focus: (Option<usize>, Option<String>),
+}
+
+/// Brings the chosen finding (in the chosen trace, else the first trace that has it) or the
+/// chosen trace into view, opening the finding's explanation. Unknown choices are ignored.
+fn bring_into_view(trace: Option<usize>, finding: Option<&str>) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let card = trace.map(|n| format!("#t{n}"));
+    let selectors = [
+        card.as_ref()
+            .zip(finding)
+            .map(|(c, f)| format!("{c} .finding[data-rule=\"{f}\"]")),
+        finding.map(|f| format!(".finding[data-rule=\"{f}\"]")),
+        card,
+    ];
+    // Rule ids and numbers only: anything else in a link is not a selector to run.
+    let safe = |s: &str| {
+        s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || " #.-[]=\"_".contains(c))
+    };
+    let el = selectors
+        .into_iter()
+        .flatten()
+        .filter(|s| safe(s))
+        .find_map(|s| doc.query_selector(&s).ok().flatten());
+    if let Some(el) = el {
+        if let Ok(Some(d)) = el.query_selector("details.explanation") {
+            let _ = d.set_attribute("open", "");
+        }
+        el.scroll_into_view();
+        let _ = el.class_list().add_1("flash");
+    }
 }
 
 /// Reads a share link's payload: the text to put in the input (all of it, or what could be
@@ -410,6 +462,7 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
                 LinkNotice {
                     message,
                     error: false,
+                    focus: (state.trace, state.finding),
                 },
             )
         }
@@ -425,6 +478,7 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
                 LinkNotice {
                     message: format!("{e}{kept}"),
                     error: true,
+                    focus: (None, None),
                 },
             )
         }
