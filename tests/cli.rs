@@ -349,7 +349,11 @@ fn link_make_redacts_by_default_and_no_redact_keeps_the_text() {
     let text = "java.net.ConnectException: Connection refused: kafka-1.prod.acme.com/10.1.2.3:9092\n\tat org.apache.flink.connector.kafka.source.KafkaSource.createReader(KafkaSource.java:100)\n";
     let read = |link: &str| {
         let out = cli().args(["link", "read", link]).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let made = link_make(&[], text);
