@@ -59,8 +59,14 @@ impl std::fmt::Display for NotShared {
 }
 
 /// Builds the panel for `text`, with links to the page at `base` (its address without the
-/// fragment). With `redact_first`, links and digests carry the redacted text.
-pub fn build(text: &str, base: &str, redact_first: bool) -> Result<SharePanel, NotShared> {
+/// fragment) that also carry `options` (the sections the person opened or closed). With
+/// `redact_first`, links and digests carry the redacted text.
+pub fn build(
+    text: &str,
+    base: &str,
+    redact_first: bool,
+    options: share::ViewOptions,
+) -> Result<SharePanel, NotShared> {
     if text.trim().is_empty() {
         return Err(NotShared::Empty);
     }
@@ -79,6 +85,7 @@ pub fn build(text: &str, base: &str, redact_first: bool) -> Result<SharePanel, N
     let diagnosis = diagnose::diagnose(&shared);
     let state = share::SharedState {
         text: shared.to_string(),
+        options,
         ..share::SharedState::default()
     };
     let offer = share::offer(base, &state, &diagnosis);
@@ -114,7 +121,7 @@ mod tests {
 
     #[test]
     fn the_flagship_shares_as_a_mail_safe_link_that_opens_the_redacted_text() {
-        let panel = build(SEED, BASE, true).expect("shared");
+        let panel = build(SEED, BASE, true, Default::default()).expect("shared");
         assert!(panel.offer.link.starts_with(BASE));
         assert_eq!(panel.offer.length, panel.offer.link.chars().count());
         let opened = share::decode(&panel.offer.link).expect("the link opens");
@@ -133,7 +140,7 @@ mod tests {
         let text = format!(
             "{SEED}\nCaused by: java.net.ConnectException: Connection refused: kafka-1.prod.acme.com/10.1.2.3:9092\n\tat com.acme.Job.main(Job.java:12)\n"
         );
-        let on = build(&text, BASE, true).expect("shared");
+        let on = build(&text, BASE, true, Default::default()).expect("shared");
         assert!(on.redaction_count >= 2, "{:?}", on.preview);
         let opened = share::decode(&on.offer.link).expect("opens");
         for secret in ["10.1.2.3", "kafka-1.prod.acme.com"] {
@@ -142,7 +149,7 @@ mod tests {
             assert!(!on.markdown.contains(secret), "{secret} in the Markdown");
             assert!(on.preview.iter().any(|p| p.original.contains(secret)));
         }
-        let off = build(&text, BASE, false).expect("shared");
+        let off = build(&text, BASE, false, Default::default()).expect("shared");
         assert!(share::decode(&off.offer.link)
             .expect("opens")
             .text
@@ -154,10 +161,27 @@ mod tests {
     }
 
     #[test]
+    fn view_options_travel_in_the_link() {
+        let options = share::ViewOptions {
+            opened: vec!["t1-e0".into()],
+            closed: vec!["t1-e2".into()],
+            all_traces: false,
+        };
+        let panel = build(SEED, BASE, true, options.clone()).expect("shared");
+        assert_eq!(
+            share::decode(&panel.offer.link).expect("opens").options,
+            options
+        );
+    }
+
+    #[test]
     fn empty_and_huge_texts_are_not_shared_and_say_why() {
-        assert_eq!(build("  \n", BASE, true), Err(NotShared::Empty));
+        assert_eq!(
+            build("  \n", BASE, true, Default::default()),
+            Err(NotShared::Empty)
+        );
         let huge = "x".repeat(MAX_SHARE_BYTES + 1);
-        let err = build(&huge, BASE, true).expect_err("too large");
+        let err = build(&huge, BASE, true, Default::default()).expect_err("too large");
         assert_eq!(err, NotShared::TooLarge(MAX_SHARE_BYTES + 1));
         assert!(err.to_string().contains("too large"));
     }

@@ -47,6 +47,7 @@ fn exception(e: &ExceptionView) -> Html {
     };
     html! {
         <details class={classes!("exception", (e.relation == "root cause").then_some("root"))} id={e.id.clone()} data-class={e.class.clone()} open={e.open}
+            data-default-open={e.open.to_string()}
             style={(e.depth > 0).then(|| format!("margin-left: {}em", e.depth.min(8) * 2))}>
             <summary>
                 <span class="relation">{ relation }</span>
@@ -75,7 +76,7 @@ fn block(b: &FrameBlock) -> Html {
         FrameBlock::Shown(frames) => frames.iter().map(frame).collect::<Html>(),
         FrameBlock::Folded { label, frames } => html! {
             <li class="fold">
-                <details>
+                <details id={format!("{}-fold", frames[0].id)} data-default-open="false">
                     <summary class={classes!("fold-label", format!("g-{:?}", frames[0].group).to_lowercase())}>{ label }</summary>
                     <ol class="frames">{ for frames.iter().map(frame) }</ol>
                 </details>

@@ -249,7 +249,7 @@ fn page() -> Html {
     // plain visit the text kept from the last one comes back.
     let notice = use_state(|| None::<LinkNotice>);
     // What a link chose, brought into view once its text is diagnosed.
-    let focus = use_state(|| None::<(Option<usize>, Option<String>)>);
+    let focus = use_state(|| None::<Focus>);
     {
         let load = load.clone();
         let notice = notice.clone();
@@ -292,7 +292,8 @@ fn page() -> Html {
         let status = state.status;
         use_effect_with((status, state.generation), move |_| {
             if status == Status::Done {
-                if let Some((trace, finding)) = (*focus).clone() {
+                if let Some((trace, finding, options)) = (*focus).clone() {
+                    apply_view_options(&options);
                     bring_into_view(trace, finding.as_deref());
                     focus.set(None);
                 }
@@ -406,9 +407,32 @@ struct LinkNotice {
     message: String,
     /// The link could not be read whole.
     error: bool,
-    /// The trace (1-based number) and finding (rule id) the link chose, to bring into view
-    /// once the text is diagnosed.
-    focus: (Option<usize>, Option<String>),
+    /// The trace (1-based number), finding (rule id) and opened/closed sections the link
+    /// carries, applied once the text is diagnosed.
+    focus: Focus,
+}
+
+/// What a share link chose: trace number, finding (rule id), opened/closed sections.
+type Focus = (Option<usize>, Option<String>, crate::share::ViewOptions);
+
+/// Opens and closes the sections (`details` by DOM id) as a share link says.
+fn apply_view_options(options: &crate::share::ViewOptions) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for (ids, open) in [(&options.opened, true), (&options.closed, false)] {
+        for id in ids {
+            if let Some(el) = doc.get_element_by_id(id) {
+                if el.has_attribute("data-default-open") {
+                    let _ = if open {
+                        el.set_attribute("open", "")
+                    } else {
+                        el.remove_attribute("open")
+                    };
+                }
+            }
+        }
+    }
 }
 
 /// Brings the chosen finding (in the chosen trace, else the first trace that has it) or the
@@ -462,7 +486,7 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
                 LinkNotice {
                     message,
                     error: false,
-                    focus: (state.trace, state.finding),
+                    focus: (state.trace, state.finding, state.options),
                 },
             )
         }
@@ -478,7 +502,7 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
                 LinkNotice {
                     message: format!("{e}{kept}"),
                     error: true,
-                    focus: (None, None),
+                    focus: (None, None, crate::share::ViewOptions::default()),
                 },
             )
         }

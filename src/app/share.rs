@@ -15,6 +15,34 @@ pub struct Props {
     pub text: Rc<str>,
 }
 
+/// The sections of the page (`details[data-default-open]`: exceptions, frame folds) whose open
+/// state the person changed, by DOM id.
+fn view_options() -> crate::share::ViewOptions {
+    let mut options = crate::share::ViewOptions::default();
+    let Some(list) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector_all("main:not([hidden]) details[data-default-open][id]")
+            .ok()
+    }) else {
+        return options;
+    };
+    for i in 0..list.length() {
+        let Some(el) = list
+            .item(i)
+            .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+        else {
+            continue;
+        };
+        let default_open = el.get_attribute("data-default-open").as_deref() == Some("true");
+        let open = el.has_attribute("open");
+        match (default_open, open) {
+            (false, true) => options.opened.push(el.id()),
+            (true, false) => options.closed.push(el.id()),
+            _ => {}
+        }
+    }
+    options
+}
+
 /// The page's address without its fragment: where share links point.
 fn base_url() -> String {
     let href = web_sys::window()
@@ -40,7 +68,7 @@ pub fn share(props: &Props) -> Html {
         let key = ((*open).then(|| props.text.clone()), *redact);
         use_memo(key, |(text, redact)| {
             text.as_ref()
-                .map(|t| sharing::build(t, &base_url(), *redact))
+                .map(|t| sharing::build(t, &base_url(), *redact, view_options()))
         })
     };
     let ontoggle = {

@@ -822,6 +822,29 @@ await test('share: a redacted link that restores the page, its length, copy butt
   }
 });
 
+await test('share: the link keeps the sections opened and closed, and brings them back', async (check) => {
+  await openApp(page);
+  await page.fill('#trace-input', flagshipText);
+  await waitDone(page, 10_000);
+  const root = await page.$eval('details.exception.root', (d) => d.id);
+  const fold = await page.$eval('li.fold > details', (d) => d.id);
+  await page.locator(`#${root} > summary`).click();
+  await page.locator(`[id="${fold}"] > summary`).click();
+  check(!(await page.$eval(`#${root}`, (d) => d.open)) && (await page.$eval(`[id="${fold}"]`, (d) => d.open)), 'toggled');
+  await openShare(page);
+  const link = await page.inputValue('#share-link');
+  const other = watchPage(await context.newPage(), 'view-options');
+  try {
+    await other.goto(link, { waitUntil: 'load' });
+    await waitDone(other, 10_000);
+    await eventually(async () => !(await other.$eval(`#${root}`, (d) => d.open)), 3_000);
+    check(!(await other.$eval(`#${root}`, (d) => d.open)), 'the root cause closed as in the shared page');
+    check(await other.$eval(`[id="${fold}"]`, (d) => d.open), 'the frame fold open as in the shared page');
+  } finally {
+    await other.close();
+  }
+});
+
 await test('share: past 2,000 characters a shorter link, which opens saying what it leaves out', async (check) => {
   await openApp(page);
   const rest = fs.readFileSync(path.join(CASES_DIR, 'seed-rest.json'), 'utf8');
