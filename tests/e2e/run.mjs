@@ -826,10 +826,11 @@ await test('share: the link keeps the sections opened and closed, and brings the
   await openApp(page);
   await page.fill('#trace-input', flagshipText);
   await waitDone(page, 10_000);
-  const root = await page.$eval('details.exception.root', (d) => d.id);
-  const fold = await page.$eval('li.fold > details', (d) => d.id);
-  await page.locator(`#${root} > summary`).click();
+  // Close an exception open by default (not the root cause), open a frame fold in the root cause.
+  const root = await page.$eval('details.exception[open]:not(.root)', (d) => d.id);
+  const fold = await page.$eval('details.exception.root li.fold > details', (d) => d.id);
   await page.locator(`[id="${fold}"] > summary`).click();
+  await page.locator(`#${root} > summary`).click();
   check(!(await page.$eval(`#${root}`, (d) => d.open)) && (await page.$eval(`[id="${fold}"]`, (d) => d.open)), 'toggled');
   await openShare(page);
   const link = await page.inputValue('#share-link');
@@ -838,7 +839,7 @@ await test('share: the link keeps the sections opened and closed, and brings the
     await other.goto(link, { waitUntil: 'load' });
     await waitDone(other, 10_000);
     await eventually(async () => !(await other.$eval(`#${root}`, (d) => d.open)), 3_000);
-    check(!(await other.$eval(`#${root}`, (d) => d.open)), 'the root cause closed as in the shared page');
+    check(!(await other.$eval(`#${root}`, (d) => d.open)), 'the exception closed as in the shared page');
     check(await other.$eval(`[id="${fold}"]`, (d) => d.open), 'the frame fold open as in the shared page');
   } finally {
     await other.close();
