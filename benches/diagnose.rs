@@ -29,8 +29,35 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
-    // The reply digests of the flagship trace, from its report (what the page's copy buttons do).
+    // The stages of `diagnose` on the flagship trace, apart.
     let seed = CASES[0].1;
+    let parsed = trace_doctor::parse::parse(seed);
+    let trace = &parsed.traces[0];
+    let rules = trace_doctor::rules::catalogue();
+    c.bench_function("stage/version-infer/seed", |b| {
+        b.iter(|| trace_doctor::version::infer(black_box(trace), Some("2021-08-18 06:18:37")))
+    });
+    c.bench_function("stage/match-rules/seed", |b| {
+        b.iter(|| trace_doctor::matcher::diagnose(black_box(trace), rules))
+    });
+    c.bench_function("stage/context/seed", |b| {
+        b.iter(|| trace_doctor::context::read(black_box(seed), trace))
+    });
+    // Sharing: redaction, the link, and the whole Share panel.
+    c.bench_function("share/redact/seed", |b| {
+        b.iter(|| trace_doctor::redact::redact(black_box(seed)))
+    });
+    c.bench_function("share/panel/seed", |b| {
+        b.iter(|| {
+            trace_doctor::sharing::build(
+                black_box(seed),
+                "https://x.test/",
+                true,
+                Default::default(),
+            )
+        })
+    });
+    // The reply digests of the flagship trace, from its report (what the page's copy buttons do).
     let report = trace_doctor::report::build(seed, &trace_doctor::diagnose(seed));
     c.bench_function("digest/plain-text/seed", |b| {
         b.iter(|| trace_doctor::digest::plain_text(black_box(&report), Some("https://x.test/#s")))

@@ -94,6 +94,8 @@ struct LineGroup {
 
 struct Knowledge {
     hints: Vec<Hint>,
+    /// The hints' frame patterns in one set: one pass per frame finds every hint it matches.
+    hint_set: regex::RegexSet,
     lines: Vec<LineFact>,
     /// Indices into `lines` by `frame`.
     lines_by_frame: HashMap<String, Vec<usize>>,
@@ -114,7 +116,7 @@ fn knowledge() -> &'static Knowledge {
             line: Vec::new(),
             release: Vec::new(),
         });
-        let hints = raw
+        let hints: Vec<Hint> = raw
             .hint
             .into_iter()
             .filter_map(|h| {
@@ -203,7 +205,10 @@ fn knowledge() -> &'static Knowledge {
         for (i, l) in lines.iter().enumerate() {
             lines_by_frame.entry(l.frame.clone()).or_default().push(i);
         }
+        let hint_set = regex::RegexSet::new(hints.iter().map(|h: &Hint| h.frame.as_str()))
+            .unwrap_or_else(|_| regex::RegexSet::empty());
         Knowledge {
+            hint_set,
             hints,
             lines,
             lines_by_frame,
@@ -249,19 +254,19 @@ fn possible_releases(k: &Knowledge, checked: &[Version], printers: &[Version]) -
         .iter()
         .map(|(v, _)| *v)
         .filter(|v| {
-            if printers.contains(v) {
+            // `printers` and `checked` are sorted.
+            if printers.binary_search(v).is_ok() {
                 return true;
             }
-            if checked.binary_search(v).is_ok() {
-                return false;
-            }
+            let at = match checked.binary_search(v) {
+                Ok(_) => return false,
+                Err(at) => at,
+            };
             if printers.is_empty() {
                 return true;
             }
-            let below = checked.iter().rev().find(|c| *c < v);
-            let above = checked.iter().find(|c| *c > v);
-            below.is_some_and(|c| printers.contains(c))
-                || above.is_some_and(|c| printers.contains(c))
+            let prints = |c: Option<&Version>| c.is_some_and(|c| printers.binary_search(c).is_ok());
+            prints(at.checked_sub(1).and_then(|i| checked.get(i))) || prints(checked.get(at))
         })
         .collect()
 }
@@ -281,22 +286,31 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
                 Some(c) => c.qualified_method(),
                 None => format!("new {}", t.class),
             };
-            let applies = |l: &&LineFact| {
-                l.frame == qm
-                    && l.file == file
-                    && match &l.callee {
-                        None => i > 0,
-                        Some((re, top)) => *top == (i == 0) && re.is_match(&above),
-                    }
-            };
             let Some(indices) = k.lines_by_frame.get(&qm) else {
                 continue;
             };
-            let facts: Vec<&LineFact> = indices
-                .iter()
-                .filter_map(|i| k.lines.get(*i))
-                .filter(applies)
-                .collect();
+            // The entries of a group share their callee: match it once per group.
+            let mut callee_ok: Vec<(usize, bool)> = Vec::new();
+            let mut facts: Vec<&LineFact> = Vec::new();
+            for l in indices.iter().filter_map(|i| k.lines.get(*i)) {
+                if l.frame != qm || l.file != file {
+                    continue;
+                }
+                let ok = match callee_ok.iter().find(|(g, _)| *g == l.group) {
+                    Some(&(_, ok)) => ok,
+                    None => {
+                        let ok = match &l.callee {
+                            None => i > 0,
+                            Some((re, top)) => *top == (i == 0) && re.is_match(&above),
+                        };
+                        callee_ok.push((l.group, ok));
+                        ok
+                    }
+                };
+                if ok {
+                    facts.push(l);
+                }
+            }
             if facts.is_empty() {
                 continue;
             }
@@ -314,13 +328,15 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
             // The releases whose line is known for one of the groups that apply.
             let mut checked: Vec<Version> = Vec::new();
             let mut complete = false;
-            for l in &facts {
-                if let Some(g) = k.groups.get(l.group) {
-                    checked.extend(g.checked.iter().copied());
-                    complete |= g.has_callee;
-                }
+            // Many facts share a group (one per line number): visit each group once.
+            let mut groups: Vec<usize> = facts.iter().map(|l| l.group).collect();
+            groups.sort_unstable();
+            groups.dedup();
+            for g in groups.iter().filter_map(|&g| k.groups.get(g)) {
+                checked.extend(g.checked.iter().copied());
+                complete |= g.has_callee;
             }
-            checked.sort();
+            checked.sort_unstable();
             checked.dedup();
             if printers.is_empty() && !complete {
                 // Another call than the ones read: the line says nothing.
@@ -451,8 +467,17 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let mut told: Vec<(Option<Version>, Option<Version>, String)> = Vec::new();
     // What points away from the version the jar names.
     let mut jar_conflicts: Vec<String> = Vec::new();
-    for hint in &k.hints {
-        let Some(f) = frames().find(|f| hint.frame.is_match(&f.qualified_method())) else {
+    // The first printed frame each hint matches, in one pass over the frames.
+    let mut first: Vec<Option<&crate::model::Frame>> = vec![None; k.hints.len()];
+    for f in frames() {
+        for i in k.hint_set.matches(&f.qualified_method()).iter() {
+            if let Some(slot @ None) = first.get_mut(i) {
+                *slot = Some(f);
+            }
+        }
+    }
+    for (hint, f) in k.hints.iter().zip(first) {
+        let Some(f) = f else {
             continue;
         };
         let (min, before) = (hint.min, hint.before);
