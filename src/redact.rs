@@ -87,6 +87,24 @@ impl Kind {
             Kind::Secret => "password or token",
         }
     }
+
+    /// `n` and the label, in the plural when `n` is not 1 (`2 host names`, `1 IP address`).
+    pub fn count_label(self, n: usize) -> String {
+        if n == 1 {
+            return format!("1 {}", self.label());
+        }
+        let plural = match self {
+            Kind::Host => "host names",
+            Kind::Ip => "IP addresses",
+            Kind::Email => "e-mail addresses",
+            Kind::User => "user names",
+            Kind::YarnId => "YARN ids",
+            Kind::FlinkId => "Flink ids",
+            Kind::ContainerId => "container or pod ids",
+            Kind::Secret => "passwords or tokens",
+        };
+        format!("{n} {plural}")
+    }
 }
 
 /// One value to replace.
@@ -1608,6 +1626,16 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_read_in_the_plural() {
+        assert_eq!(Kind::FlinkId.count_label(4), "4 Flink ids");
+        assert_eq!(Kind::Ip.count_label(1), "1 IP address");
+        for k in Kind::ALL {
+            assert!(k.count_label(2).starts_with("2 "));
+            assert_ne!(k.count_label(2), format!("2 {}", k.label()), "{k:?}");
+        }
+    }
 
     /// (kind, original, replacement) of each redaction.
     fn found(text: &str) -> Vec<(Kind, &str, String)> {

@@ -125,7 +125,7 @@ fn panel_view(
         let kinds: Vec<String> = p
             .summary
             .iter()
-            .map(|k| format!("{} {}", k.count, k.label))
+            .map(|k| k.kind.count_label(k.count))
             .collect();
         format!(
             "{} {}: {}.",

@@ -161,7 +161,7 @@ fn link_make(
         if !redactions.is_empty() {
             let counts: Vec<String> = redact::summary(&text, &redactions)
                 .iter()
-                .map(|k| format!("{} {}", k.count, k.label))
+                .map(|k| k.kind.count_label(k.count))
                 .collect();
             eprintln!(
                 "trace-doctor: redacted {} (--no-redact keeps them)",
@@ -336,7 +336,7 @@ fn main() -> ExitCode {
                 }
                 let counts: Vec<String> = redact::summary(&input, &redactions)
                     .iter()
-                    .map(|k| format!("{} {} ({} distinct)", k.count, k.label, k.distinct))
+                    .map(|k| format!("{} ({} distinct)", k.kind.count_label(k.count), k.distinct))
                     .collect();
                 if counts.is_empty() {
                     eprintln!("trace-doctor: nothing to redact");
