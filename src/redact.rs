@@ -746,7 +746,9 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
                 .get(..start)
                 .map(|t| t.trim_end_matches([' ', '\t', '-']))
                 .is_none_or(|t| t.is_empty() || t.ends_with(['\n', '\r', '{', ',']));
-            if !(k.contains(['.', '-', '_']) || line_start)
+            // A secret's key in prose is still a secret's key ("apikey: 9f8e…"): hiding a word
+            // too many costs less than leaking a password.
+            if !(k.contains(['.', '-', '_']) || line_start || class == KeyClass::Secret)
                 || (open.is_none() && !all.as_str().ends_with([' ', '\t']))
             {
                 continue;
@@ -793,6 +795,28 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
                 }
             }
             KeyClass::Hosts => host_list(text, v_start, out),
+        }
+    }
+    // Azure storage keys name the account in the key (`fs.azure.account.key.<acct>.blob.core
+    // .windows.net: <key>`), so the key does not end in a secret word.
+    static AZURE: OnceLock<Regex> = OnceLock::new();
+    let azure = compiled(
+        &AZURE,
+        r#"fs\.azure\.account\.(?:key|oauth2\.client\.secret|sas)[A-Za-z0-9.\-]*\\?["']?[ \t]{0,8}[:=][ \t]{0,8}\\?["']?([^\s"',;]+)"#,
+    );
+    for c in azure.captures_iter(hay) {
+        if let Some(v) = c.get(1) {
+            if secret_value(v.as_str()) {
+                push(
+                    out,
+                    off + v.start(),
+                    off + v.end(),
+                    Kind::Secret,
+                    1,
+                    Shape::Secret,
+                    "",
+                );
+            }
         }
     }
     // Hadoop's `Current Hadoop/Kerberos user: alice` (Flink's start-up banner) and
@@ -867,9 +891,14 @@ fn key_class(key: &str) -> Option<KeyClass> {
         "credentials",
         "credential",
     ];
+    // `trustStorePassword`, `dbPassword`, `apiToken`: a camelCase key ending in a secret word.
+    let camel = key
+        .rsplit(['.', '-', '_'])
+        .next()
+        .is_some_and(|l| l.chars().any(|c| c.is_ascii_uppercase()));
     if SECRET_ENDINGS
         .iter()
-        .any(|e| last == *e || (last.ends_with(e) && k == last))
+        .any(|e| last == *e || (last.ends_with(e) && (k == last || camel)))
         || k.starts_with("fs.azure.account.key")
     {
         return Some(KeyClass::Secret);
@@ -942,7 +971,7 @@ fn secret_value(v: &str) -> bool {
         && !v.starts_with('(')
         && !matches!(
             v.to_ascii_lowercase().as_str(),
-            "null" | "none" | "true" | "false" | "hidden" | "redacted" | "xxx" | "changeit"
+            "null" | "none" | "true" | "false" | "hidden" | "redacted" | "xxx"
         )
 }
 
@@ -1628,6 +1657,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn secrets_in_prose_camel_case_keys_and_azure_keys_are_hidden() {
+        for (input, leaked) in [
+            ("RuntimeException: apikey: 9f8e7d6c5b4a", "9f8e7d6c5b4a"),
+            ("RuntimeException: secret: Tr0ub4dor", "Tr0ub4dor"),
+            ("a ssl.truststore.password=changeit b", "changeit"),
+            ("-Djavax.net.ssl.trustStorePassword=jks15 -Dx=1", "jks15"),
+            (
+                "fs.azure.account.key.myacct.blob.core.windows.net: Zm9vYmFyYmF6cXV4MTIz",
+                "Zm9vYmFy",
+            ),
+        ] {
+            let out = redact(input);
+            assert!(!out.contains(leaked), "{input} -> {out}");
+            assert!(out.contains("***"), "{input} -> {out}");
+        }
+        // Exception class names that end in a secret word are not keys.
+        assert_eq!(
+            redact("org.apache.kafka.common.errors.InvalidTokenException: token expired"),
+            "org.apache.kafka.common.errors.InvalidTokenException: token expired"
+        );
+    }
+
+    #[test]
     fn counts_read_in_the_plural() {
         assert_eq!(Kind::FlinkId.count_label(4), "4 Flink ids");
         assert_eq!(Kind::Ip.count_label(1), "1 IP address");
@@ -1752,9 +1804,9 @@ mod tests {
         ] {
             assert_eq!(redact(text), want, "{text}");
         }
-        // Prose and exception names are not settings.
+        // Exception names and masked values are not settings. (A secret word followed by
+        // `: value` in prose is hidden: "the previous token: 'x'" loses its 'x'.)
         for text in [
-            "the previous token: 'x'",
             "Caused by: org.apache.hadoop.security.token.SecretManager$InvalidToken: token expired",
             "password authentication failed for user \"bob\"",
             "Loading configuration property: s3.secret-key, ******",
