@@ -278,8 +278,94 @@ pub fn documents(input: &str) -> Vec<Document> {
     }
     docs.into_iter()
         .map(html_unescape)
+        .map(strip_line_timestamps)
         .map(repair_lines)
         .collect()
+}
+
+/// Length of a container-log prefix at the start of `line`: an RFC 3339 timestamp
+/// (`2021-08-18T06:18:37.000002Z`, `…+02:00`) and a space, as `kubectl logs --timestamps` and
+/// Docker print, optionally followed by the CRI stream and tag (`stderr F `, `stdout P `) of a
+/// containerd / CRI-O log file. `None` when the line does not start so.
+fn line_timestamp_len(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let shape = digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(7) == Some(&b'-')
+        && digits(8..10)
+        && b.get(10) == Some(&b'T')
+        && digits(11..13)
+        && b.get(13) == Some(&b':')
+        && digits(14..16)
+        && b.get(16) == Some(&b':')
+        && digits(17..19);
+    if !shape {
+        return None;
+    }
+    let mut i = 19;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    match b.get(i) {
+        Some(b'Z') => i += 1,
+        Some(b'+' | b'-')
+            if digits(i + 1..i + 3) && b.get(i + 3) == Some(&b':') && digits(i + 4..i + 6) =>
+        {
+            i += 6
+        }
+        _ => return None,
+    }
+    if b.get(i) != Some(&b' ') {
+        return None;
+    }
+    i += 1;
+    for stream in ["stdout ", "stderr "] {
+        if line[i..].starts_with(stream)
+            && matches!(b.get(i + 7), Some(b'F' | b'P'))
+            && b.get(i + 8) == Some(&b' ')
+        {
+            return Some(i + 9);
+        }
+    }
+    Some(i)
+}
+
+/// Removes container-log prefixes ([`line_timestamp_len`]) from every line that has one, when
+/// most lines do: messages continued over several lines then read without them (the operator
+/// chain of `Could not perform checkpoint 575 for operator …`). Offsets still map to the input.
+fn strip_line_timestamps(doc: Document) -> Document {
+    let t = &doc.text;
+    let (mut with, mut lines) = (0usize, 0usize);
+    for line in t.lines().filter(|l| !l.trim().is_empty()).take(2000) {
+        lines += 1;
+        with += usize::from(line_timestamp_len(line).is_some());
+    }
+    if with < 3 || with * 2 < lines {
+        return doc;
+    }
+    let container = doc.container;
+    let html = doc.html_unescaped;
+    let mut b = Builder::new(&doc, doc.text.len());
+    let mut run = 0;
+    let mut line_start = 0;
+    let bytes = t.as_bytes();
+    while line_start < t.len() {
+        let line_end = memchr_byte(b'\n', &bytes[line_start..]).map_or(t.len(), |r| line_start + r);
+        if let Some(n) = line_timestamp_len(&t[line_start..line_end]) {
+            b.copy(run, line_start);
+            b.replace(line_start, line_start + n, "");
+            run = line_start + n;
+        }
+        line_start = line_end + 1;
+    }
+    b.copy(run, t.len());
+    b.finish(container, html)
 }
 
 /// Where the first JSON value of `text` ends (byte offset after its closing bracket), by

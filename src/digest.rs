@@ -426,13 +426,8 @@ fn header_text(e: &ExceptionReport) -> String {
 }
 
 fn frame_text(f: &crate::report::FrameReport) -> String {
-    let loc = match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{file}:{line}"),
-        (Some(file), None) => file.clone(),
-        (None, _) => "Unknown Source".to_owned(),
-    };
     clip(
-        &format!("at {}.{}({loc})", f.class, f.method),
+        &format!("at {}.{}({})", f.class, f.method, f.location),
         MAX_QUOTED_CHARS,
     )
 }

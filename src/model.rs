@@ -69,6 +69,20 @@ impl Frame {
         }
     }
 
+    /// The location as Java prints it: `Task.java:566`, `Task.java`, `Native Method` or
+    /// `Unknown Source`.
+    pub fn location_text(&self) -> String {
+        match &self.location {
+            Location::Source {
+                file,
+                line: Some(line),
+            } => format!("{file}:{line}"),
+            Location::Source { file, line: None } => file.clone(),
+            Location::Native => "Native Method".to_owned(),
+            Location::Unknown => "Unknown Source".to_owned(),
+        }
+    }
+
     /// 1-based line number, when printed.
     pub fn line(&self) -> Option<u32> {
         match &self.location {

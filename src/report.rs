@@ -84,6 +84,8 @@ pub struct FrameReport {
     pub file: Option<String>,
     /// 1-based source line, or null.
     pub line: Option<u32>,
+    /// The location as printed: `Task.java:566`, `Native Method`, `Unknown Source`.
+    pub location: String,
     /// `jdk`, `flink`, `serialization`, `scala`, `library` or `user`.
     pub group: crate::frames::FrameGroup,
     /// True when restored from `... N more` (not printed at this place).
@@ -235,6 +237,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                                 method: f.method.clone(),
                                 file: f.file().map(str::to_owned),
                                 line: f.line(),
+                                location: f.location_text(),
                                 group: group_of(&f.class),
                                 expanded: f.expanded_from.is_some(),
                                 span: f.span,
@@ -340,12 +343,7 @@ fn class_name(class: &str) -> &str {
 }
 
 fn frame_text(f: &FrameReport) -> String {
-    let loc = match (&f.file, f.line) {
-        (Some(file), Some(line)) => format!("{file}:{line}"),
-        (Some(file), None) => file.clone(),
-        (None, _) => "Unknown Source".to_owned(),
-    };
-    format!("{}.{}({loc})", f.class, f.method)
+    format!("{}.{}({})", f.class, f.method, f.location)
 }
 
 fn explanation(e: &crate::rules::schema::Explanation) -> ExplanationReport {

@@ -337,7 +337,7 @@ fn redact_prints_the_redacted_text_or_a_preview() {
     assert!(lines[3].trim_start().starts_with('3') && lines[3].contains("10.1.2.3 → 192.0.2.1"));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("1 host name (1 distinct), 2 IP address (1 distinct)"),
+        stderr.contains("1 host name (1 distinct), 2 IP addresses (1 distinct)"),
         "{stderr}"
     );
     let out = cli().args(["redact", "/no/such/file"]).output().unwrap();

@@ -94,6 +94,18 @@ fn check(name: &str, e: &Value) -> Vec<String> {
             fail(format!("{} deadlock reports, want {n}", d.deadlocks.len()));
         }
     }
+    if let Some(ops) = e["operators"].as_array() {
+        let want: Vec<&str> = ops.iter().filter_map(Value::as_str).collect();
+        let got: Vec<String> = d
+            .traces
+            .first()
+            .and_then(|t| t.context.task.as_ref())
+            .map(|t| t.operators.clone())
+            .unwrap_or_default();
+        if got != want {
+            fail(format!("operators {got:?}, want {want:?}"));
+        }
+    }
     if let Some(v) = e["flink_version"].as_str() {
         let got = d.traces.first().and_then(|t| t.flink_version.exact.clone());
         if got.as_deref() != Some(v) {

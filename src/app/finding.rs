@@ -43,7 +43,7 @@ pub fn finding_card(props: &Props) -> Html {
             <details class="evidence">
                 <summary>{ format!("Why this rule matched ({})", f.rule) }</summary>
                 <ul>{ for f.evidence.iter().map(|x| html! { <li>{ x }</li> }) }</ul>
-                <p>{ format!("Applies to Flink {}.", f.versions) }</p>
+                <p>{ format!("Versions: {}.", f.versions) }</p>
             </details>
             <p class="rule-link"><Link<Route> to={Route::Rule { id: f.rule.clone() }}>{ format!("About this rule ({}) in the catalog", f.rule) }</Link<Route>></p>
         </section>

@@ -155,6 +155,16 @@ pub fn app() -> Html {
 #[function_component(Page)]
 fn page() -> Html {
     let route = use_route::<Route>().unwrap_or(Route::Home);
+    // Before the input panel first renders: a tab opened on a share link keeps the text another
+    // tab kept restorable (the link's text replaces it as the kept text).
+    {
+        let shared = matches!(route, Route::Shared { .. });
+        use_state(move || {
+            if shared {
+                persist::keep_other_tabs_text_restorable();
+            }
+        });
+    }
     let navigator = use_navigator();
     // A text to put into the input (the catalog's "Open this example"), numbered so that the
     // same text can be loaded twice.
@@ -387,7 +397,7 @@ fn page() -> Html {
                 }
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
-                if !state.input.trim().is_empty() && state.status == Status::Done {
+                if state.status == Status::Done && state.model.as_ref().is_some_and(|m| !m.traces.is_empty()) {
                     <share::Share text={state.input.clone()} />
                 }
                 { result_view(&state) }

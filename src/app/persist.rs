@@ -1,14 +1,17 @@
-//! Keeps the text in the input across reloads, in this browser only (`localStorage`, key
-//! [`KEY`], and [`PREVIOUS_KEY`] for the text "Restore previous text" brings back); nothing
-//! leaves the machine. Texts over [`MAX_BYTES`] are not kept (browsers allow
-//! about 5 MB per origin), and the page says so.
+//! Keeps the text in the input across reloads, in this browser only; nothing leaves the machine.
+//!
+//! Each text is kept twice: in `sessionStorage` (this tab's own copy, which survives its reloads
+//! and which other tabs cannot overwrite) and in `localStorage` (the last text of any tab, which
+//! a new tab starts from). [`KEY`] holds the input, [`PREVIOUS_KEY`] the text "Restore previous
+//! text" brings back. Texts over [`MAX_BYTES`] are not kept (browsers allow about 5 MB per
+//! origin), and the page says so.
 
-use gloo::storage::{LocalStorage, Storage};
+use gloo::storage::{LocalStorage, SessionStorage, Storage};
 
-/// The `localStorage` key of the kept text.
+/// The storage key of the kept input.
 pub const KEY: &str = "trace-doctor.input";
 
-/// The `localStorage` key of the text "Restore previous text" brings back.
+/// The storage key of the text "Restore previous text" brings back.
 pub const PREVIOUS_KEY: &str = "trace-doctor.previous";
 
 /// Largest text kept (bytes of UTF-8). Chromium's quota is 5 M UTF-16 code units per origin.
@@ -27,28 +30,49 @@ pub enum Kept {
     Refused,
 }
 
+fn delete(key: &str) {
+    SessionStorage::delete(key);
+    LocalStorage::delete(key);
+}
+
+/// Stores `text` under `key` in both storages; `false` when the tab's own copy was refused.
+fn store(key: &str, text: &str) -> bool {
+    let tab = SessionStorage::set(key, text).is_ok();
+    if LocalStorage::set(key, text).is_err() {
+        LocalStorage::delete(key);
+    }
+    tab
+}
+
+/// This tab's copy, else the last one of any tab.
+fn fetch(key: &str) -> Option<String> {
+    SessionStorage::get::<String>(key)
+        .ok()
+        .or_else(|| LocalStorage::get::<String>(key).ok())
+        .filter(|t| !t.trim().is_empty())
+}
+
 /// Keeps `text`, replacing the previous one.
 pub fn save(text: &str) -> Kept {
     if text.trim().is_empty() {
-        LocalStorage::delete(KEY);
+        delete(KEY);
         return Kept::Empty;
     }
     if text.len() > MAX_BYTES {
         // A stale, smaller copy would come back on reload in place of this text: drop it.
-        LocalStorage::delete(KEY);
+        delete(KEY);
         return Kept::TooLarge(text.len());
     }
-    match LocalStorage::set(KEY, text) {
-        Ok(()) => Kept::Yes,
-        Err(_) => Kept::Refused,
+    if store(KEY, text) {
+        Kept::Yes
+    } else {
+        Kept::Refused
     }
 }
 
-/// The kept text, if any.
+/// The kept text, if any: this tab's, else the last one of any tab.
 pub fn load() -> Option<String> {
-    LocalStorage::get::<String>(KEY)
-        .ok()
-        .filter(|t| !t.trim().is_empty())
+    fetch(KEY)
 }
 
 /// Keeps the text that "Restore previous text" brings back (`None` forgets it). Best effort:
@@ -56,17 +80,29 @@ pub fn load() -> Option<String> {
 pub fn save_previous(text: Option<&str>) {
     match text {
         Some(t) if t.len() <= MAX_BYTES && !t.trim().is_empty() => {
-            if LocalStorage::set(PREVIOUS_KEY, t).is_err() {
-                LocalStorage::delete(PREVIOUS_KEY);
-            }
+            store(PREVIOUS_KEY, t);
         }
-        _ => LocalStorage::delete(PREVIOUS_KEY),
+        _ => delete(PREVIOUS_KEY),
     }
 }
 
 /// The text "Restore previous text" brings back, kept from an earlier visit.
 pub fn load_previous() -> Option<String> {
-    LocalStorage::get::<String>(PREVIOUS_KEY)
+    fetch(PREVIOUS_KEY)
+}
+
+/// For a tab opened on a share link: the text another tab kept becomes the one "Restore previous
+/// text" brings back here, since the link's text is about to replace it as the kept text.
+/// Does nothing in a tab that has its own text (its input already holds it).
+pub fn keep_other_tabs_text_restorable() {
+    let own = SessionStorage::get::<String>(KEY).ok();
+    if own.is_some_and(|t| !t.trim().is_empty()) {
+        return;
+    }
+    if let Some(text) = LocalStorage::get::<String>(KEY)
         .ok()
         .filter(|t| !t.trim().is_empty())
+    {
+        save_previous(Some(&text));
+    }
 }

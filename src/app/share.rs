@@ -43,11 +43,17 @@ fn view_options() -> crate::share::ViewOptions {
     options
 }
 
-/// The page's address without its fragment: where share links point.
+/// The page's address without its fragment: where share links point. Empty for a page opened
+/// from a file (the single-file build): a `file://` address names a folder on this machine
+/// (often the user's name) and opens nowhere else, so the link is its `#/s/…` part alone.
 fn base_url() -> String {
-    let href = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    if location.protocol().is_ok_and(|p| p == "file:") {
+        return String::new();
+    }
+    let href = location.href().unwrap_or_default();
     match href.find('#') {
         Some(i) => href[..i].to_owned(),
         None => href,
@@ -170,6 +176,9 @@ fn panel_view(
                     <button type="button" id="copy-link" onclick={copy(o.link.clone())}>{"Copy link"}</button>
                     { copied(&o.link) }
                 </div>
+                if o.link.starts_with('#') {
+                    <p class="share-note" id="file-link-note">{"This page was opened from a file, so the link is only the part from # on: your file's folder stays out of it. Add it to the address of a Trace Doctor page on the web, or to this file's address on a machine that has it."}</p>
+                }
                 <p id="link-length" class={classes!((o.length > crate::share::MAIL_SAFE_LENGTH).then_some("warn"))}>{
                     if o.length > crate::share::MAIL_SAFE_LENGTH {
                         format!("{} characters: mail clients often break links longer than 2,000.", o.length)
