@@ -32,21 +32,22 @@ pub fn rule_list() -> Html {
         .sum();
     html! {
         <section class="catalog" aria-labelledby="catalog-title">
-            <h2 id="catalog-title">{ format!("The knowledge base: {total} rules") }</h2>
-            <p>{"Each rule names a failure Flink users bring to the mailing lists, how to recognise it in a stack trace, and how to fix it. Each page diagnoses the rule's example trace live, in this page."}</p>
-            <p>
+            <h2 key="title" id="catalog-title">{ format!("The knowledge base: {total} rules") }</h2>
+            <p key="intro">{"Each rule names a failure Flink users bring to the mailing lists, how to recognise it in a stack trace, and how to fix it. Each page diagnoses the rule's example trace live, in this page."}</p>
+            // Keyed, and the count always rendered: the filter box must stay the same element
+            // while the list below it changes (or it loses focus as the person types).
+            <p key="filter">
                 <label for="rule-filter">{"Filter "}</label>
                 <input id="rule-filter" type="search" placeholder="class, message, config key…" {oninput} value={(*filter).clone()} />
-                if !needle.is_empty() {
-                    <span class="count" role="status">{ format!(" {shown} of {total}") }</span>
-                }
+                <span class="count" role="status">{ if needle.is_empty() { String::new() } else { format!(" {shown} of {total}") } }</span>
             </p>
+            <div key="groups">
             { for groups.iter().filter(|(_, e)| e.iter().any(&keep)).map(|(label, entries)| html! {
-                <section class="rule-group">
+                <section class="rule-group" key={label.clone()}>
                     <h3>{ label }</h3>
                     <ul class="rule-list">
                         { for entries.iter().filter(|x| keep(x)).map(|e| html! {
-                            <li class={classes!("rule-entry", e.severity.clone())} data-rule={e.id.clone()}>
+                            <li key={e.id.clone()} class={classes!("rule-entry", e.severity.clone())} data-rule={e.id.clone()}>
                                 <Link<Route> to={Route::Rule { id: e.id.clone() }}>{ &e.title }</Link<Route>>
                                 <span class="rule-meta">{ format!(" — {} · {}", e.id, if e.platform == "jvm" { "any JVM" } else { "Flink" }) }</span>
                                 <div class="summary">{ super::raw(&e.summary_html) }</div>
@@ -55,6 +56,7 @@ pub fn rule_list() -> Html {
                     </ul>
                 </section>
             }) }
+            </div>
         </section>
     }
 }

@@ -373,8 +373,10 @@ async function openApp(page) {
   await page.locator('#trace-input').waitFor({ state: 'visible', timeout: 20_000 });
   // Each test starts from an empty input: drop the text an earlier test left kept in the browser.
   const kept = await page.evaluate(() => {
-    const had = localStorage.getItem('trace-doctor.input') !== null || localStorage.getItem('trace-doctor.previous') !== null;
+    const keys = ['trace-doctor.input', 'trace-doctor.previous'];
+    const had = keys.some((k) => localStorage.getItem(k) !== null || sessionStorage.getItem(k) !== null);
     localStorage.clear();
+    sessionStorage.clear();
     return had;
   });
   if (kept) {
@@ -644,7 +646,11 @@ await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its o
   check(JSON.stringify(listed) === JSON.stringify(ids), `#/rules lists ${listed.length} rules, rule folders hold ${ids.length}: missing ${ids.filter((i) => !listed.includes(i))}`);
   await page.screenshot({ path: path.join(OUT, 'catalog.png'), fullPage: false });
   // The filter narrows the list.
-  await page.fill('#rule-filter', 'ConcurrentModification');
+  // Typed key by key, as a person does: the box keeps the focus while the list changes.
+  await page.click('#rule-filter');
+  await page.keyboard.type('ConcurrentModification', { delay: 20 });
+  check((await page.evaluate(() => document.activeElement?.id)) === 'rule-filter', 'the filter box kept the focus while typing');
+  check((await page.inputValue('#rule-filter')) === 'ConcurrentModification', `the filter box holds ${await page.inputValue('#rule-filter')}`);
   const filtered = await page.locator('.rule-entry').count();
   check(filtered > 0 && filtered < ids.length, `filter "ConcurrentModification" kept ${filtered} of ${ids.length}`);
   const failures = [];
@@ -691,7 +697,7 @@ await test('persistence: the typed text survives a reload, kept in this browser 
   const typed = 'java.lang.IllegalStateException: typed before a reload\n\tat com.acme.Job.main(Job.java:12)\n';
   await page.fill('#trace-input', typed);
   await page.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
-  const stored = await page.evaluate(() => localStorage.getItem('trace-doctor.input'));
+  const stored = await page.evaluate(() => sessionStorage.getItem('trace-doctor.input'));
   check(stored !== null && JSON.parse(stored) === typed, `localStorage holds ${JSON.stringify(stored)?.slice(0, 80)}`);
   await page.reload({ waitUntil: 'load' });
   await page.locator('#trace-input').waitFor({ state: 'visible' });
@@ -701,8 +707,9 @@ await test('persistence: the typed text survives a reload, kept in this browser 
   check((await page.textContent('#status')).includes('1 distinct trace'), `status after reload: ${await page.textContent('#status')}`);
   // Clearing removes the kept copy (after the save delay).
   await page.click('#clear');
-  await eventually(async () => (await page.evaluate(() => localStorage.getItem('trace-doctor.input'))) === null, 3_000);
-  check((await page.evaluate(() => localStorage.getItem('trace-doctor.input'))) === null, 'clear removes the kept text');
+  const gone = () => page.evaluate(() => localStorage.getItem('trace-doctor.input') === null && sessionStorage.getItem('trace-doctor.input') === null);
+  await eventually(gone, 3_000);
+  check(await gone(), 'clear removes the kept text');
   await page.click('#restore');
 });
 
@@ -734,6 +741,12 @@ await test('single file: dist-single/trace-doctor.html works from file:// (examp
     await single.click('#try-example', { timeout: 20_000 });
     await single.waitForSelector('.finding[data-rule]', { timeout: 20_000 });
     check((await single.getAttribute('.finding[data-rule]', 'data-rule')) === FLAGSHIP_RULE, 'the flagship diagnosis');
+    // Share links from a file name no folder of this machine: only the #fragment.
+    await single.locator('#share > summary').click();
+    await single.waitForSelector('#share-link', { timeout: 10_000 });
+    const fileLink = await single.inputValue('#share-link');
+    check(fileLink.startsWith('#/s/') && !fileLink.includes('file:'), `the link from a file page: ${fileLink.slice(0, 40)}`);
+    check((await single.locator('#file-link-note').count()) === 1, 'the page says why the link is only a fragment');
     // A paste over the worker threshold goes to the worker, created from a blob: URL.
     const big = flagshipText.repeat(40) + '\n' + fs.readFileSync(path.join(RULES_DIR, 'chained-copy-cme', 'match-chaining.txt'), 'utf8');
     await single.evaluate((t) => {
@@ -923,6 +936,42 @@ await test('bad links: cut, damaged, oversized or not a link: a clear message, w
     await other.screenshot({ path: path.join(OUT, 'bad-link.png') });
   } finally {
     await other.close();
+  }
+});
+
+await test('tabs: each tab keeps its own text, and a tab opened on a link keeps the other text restorable', async (check) => {
+  await openApp(page);
+  const a = 'java.lang.IllegalStateException: text A of tab 1\n\tat com.acme.A.run(A.java:1)\n';
+  const b = 'java.lang.IllegalStateException: text B of tab 2\n\tat com.acme.B.run(B.java:2)\n';
+  await page.fill('#trace-input', a);
+  await page.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
+  const tab2 = watchPage(await context.newPage(), 'tab2');
+  try {
+    await tab2.goto(PAGE_URL, { waitUntil: 'load' });
+    await tab2.locator('#trace-input').waitFor({ state: 'visible' });
+    await tab2.fill('#trace-input', b);
+    await tab2.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
+    await page.reload({ waitUntil: 'load' });
+    await eventually(async () => (await page.inputValue('#trace-input')) === a, 5_000);
+    check((await page.inputValue('#trace-input')) === a, 'tab 1 keeps its own text after tab 2 typed another');
+    // A link opened in a new tab: the text kept before is one click away.
+    await openShare(tab2);
+    const link = await tab2.inputValue('#share-link');
+    await tab2.close();
+    const tab3 = watchPage(await context.newPage(), 'tab3');
+    try {
+      await tab3.goto(link, { waitUntil: 'load' });
+      await tab3.waitForSelector('#link-notice', { timeout: 10_000 });
+      if (check((await tab3.locator('#restore').count()) === 1, 'a tab opened on a link offers Restore previous text')) {
+        await tab3.click('#restore');
+        const restored = await tab3.inputValue('#trace-input');
+        check(restored === a || restored === b, `restored: ${JSON.stringify(restored.slice(0, 50))}`);
+      }
+    } finally {
+      await tab3.close();
+    }
+  } finally {
+    if (!tab2.isClosed()) await tab2.close();
   }
 });
 
