@@ -65,13 +65,14 @@ fn html_escape(s: &str) -> String {
 /// org/apache/flink/…` from an IDE run with Flink in `provided` scope).
 pub fn is_flink(trace: &Trace) -> bool {
     const FLINK: &str = "org.apache.flink.";
-    trace.throwables.iter().any(|t| {
-        t.class.starts_with(FLINK)
-            || t.frames.iter().any(|f| f.class.starts_with(FLINK))
-            || t.message
-                .as_deref()
-                .is_some_and(|m| m.contains(FLINK) || m.contains("org/apache/flink/"))
-    })
+    trace.flink_context
+        || trace.throwables.iter().any(|t| {
+            t.class.starts_with(FLINK)
+                || t.frames.iter().any(|f| f.class.starts_with(FLINK))
+                || t.message
+                    .as_deref()
+                    .is_some_and(|m| m.contains(FLINK) || m.contains("org/apache/flink/"))
+        })
 }
 
 /// Matches `steps` in order within `frames` (`class.method` strings, innermost first), with any

@@ -168,6 +168,11 @@ pub struct Trace {
     /// For a thread of a thread dump: the thread (its frames are in `throwables[0]`, which has
     /// no class).
     pub thread: Option<ThreadInfo>,
+    /// The text around the trace shows it comes from Flink even though the trace names no
+    /// Flink class: the SQL Client's `[ERROR] Could not execute SQL statement. Reason:` line
+    /// above exception lines printed without frames.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flink_context: bool,
 }
 
 impl Trace {

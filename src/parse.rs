@@ -533,6 +533,47 @@ impl<'a> DocParser<'a> {
                 None => i += 1,
             }
         }
+        if self.out.traces.is_empty() {
+            self.frameless_headers();
+        }
+    }
+
+    /// When the text holds no trace at all: exception lines printed without frames, as the SQL
+    /// Client prints its errors (`[ERROR] Could not execute SQL statement. Reason:` and
+    /// `org.apache.calcite.sql.validate.SqlValidatorException: Object 'x' not found`). A line
+    /// that starts with a qualified class named `…Exception`, `…Error` or `…Throwable`, followed
+    /// by `: ` or the end of the line, is read as a trace of one throwable without frames.
+    fn frameless_headers(&mut self) {
+        let mut i = 0;
+        while i < self.lines.len() {
+            let line = self.lines[i];
+            let body = self.body(&line);
+            let is_header = line.kind == Kind::Other
+                && header_start(body) == Some(0)
+                && throwable_like(&body[..qualified_name_len(body)]);
+            if is_header {
+                let before = self.out.traces.len();
+                let next = self.read_trace(Start::Throwable {
+                    line: i,
+                    at: line.body,
+                });
+                // Flink's SQL Client prints `Could not execute SQL statement. Reason:` (with
+                // `[ERROR] ` before it) on the line above the exception.
+                let sql_client = i > 0 && {
+                    let above = self.lines[i - 1];
+                    self.body(&above)
+                        .contains("Could not execute SQL statement. Reason:")
+                };
+                if sql_client {
+                    if let Some(t) = self.out.traces.get_mut(before) {
+                        t.flink_context = true;
+                    }
+                }
+                i = next.max(i + 1);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// Offset just after `Caused by:` / `Suppressed:` / `Wrapped by:` and the spaces after it.
@@ -756,6 +797,7 @@ impl<'a> DocParser<'a> {
             span: Span::new(start, end),
             container: self.doc.container,
             thread,
+            flink_context: false,
         });
         last_line + 1
     }
@@ -1046,6 +1088,37 @@ fn empty_throwable(span: Span, relation: Relation) -> Throwable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sql_client_errors_without_frames_are_read_when_there_is_no_trace() {
+        let input = "Flink SQL> select * from orders o join customers c on o.cid = c.id;\n\
+            [ERROR] Could not execute SQL statement. Reason:\n\
+            org.apache.calcite.sql.validate.SqlValidatorException: Object 'customers' not found\n";
+        let parsed = parse(input);
+        assert_eq!(parsed.traces.len(), 1);
+        let t = &parsed.traces[0].throwables[0];
+        assert_eq!(
+            t.class,
+            "org.apache.calcite.sql.validate.SqlValidatorException"
+        );
+        assert_eq!(t.message.as_deref(), Some("Object 'customers' not found"));
+        assert!(t.frames.is_empty());
+        assert!(
+            parsed.traces[0].flink_context,
+            "the SQL Client's error line"
+        );
+        // Prose that names an exception does not become a trace.
+        assert!(parse("We saw java.io.IOException: x in the logs\n")
+            .traces
+            .is_empty());
+        assert!(parse("The IOException is thrown when …\n")
+            .traces
+            .is_empty());
+        // With a real trace in the text, lines without frames stay log lines.
+        let with_trace =
+            "org.acme.FooException: alone\njava.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\n";
+        assert_eq!(parse(with_trace).traces.len(), 1);
+    }
 
     #[test]
     fn a_message_with_blank_lines_keeps_its_header() {
