@@ -72,6 +72,9 @@ pub struct Digest {
     pub deadlocks: Vec<usize>,
     /// The link to the full diagnosis, as given by the caller.
     pub link: Option<String>,
+    /// One sentence the caller adds about the link (what a shortened link leaves out).
+    #[serde(default)]
+    pub link_note: Option<String>,
 }
 
 /// One trace told in full.
@@ -268,6 +271,7 @@ pub fn digest(report: &Report, link: Option<&str>) -> Digest {
         other_threads,
         deadlocks: report.deadlocks.clone(),
         link: link.map(str::to_owned),
+        link_note: None,
     }
 }
 

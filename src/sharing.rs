@@ -100,13 +100,25 @@ pub fn build(
             .or_else(|| offer.catalog.clone())
     };
     let report = report::build(&shared, &diagnosis);
+    let mut told = digest::digest(&report, digest_link.as_deref());
+    // A reply that ends with the shorter link says what the link leaves out.
+    told.link_note = offer
+        .shorter
+        .as_ref()
+        .filter(|s| digest_link.as_deref() == Some(s.link.as_str()))
+        .map(|s| {
+            format!(
+                "(The link holds a shortened text: it leaves out {}.)",
+                s.left_out.join("; ")
+            )
+        });
     Ok(SharePanel {
         redacted: redact_first,
         redaction_count: redactions.len(),
         preview,
         summary,
-        plain_text: digest::plain_text(&report, digest_link.as_deref()),
-        markdown: digest::markdown(&report, digest_link.as_deref()),
+        plain_text: digest::plain_text_of(&told),
+        markdown: digest::markdown_of(&told),
         digest_link,
         offer,
     })
@@ -158,6 +170,22 @@ mod tests {
             off.redaction_count, on.redaction_count,
             "the preview shows what it would do"
         );
+    }
+
+    #[test]
+    fn a_reply_with_the_shorter_link_says_what_it_leaves_out() {
+        let text = format!(
+            "{SEED}\n{}\n{}",
+            include_str!("../tests/cases/seed-log4j.txt"),
+            include_str!("../tests/cases/seed-rest.json")
+        );
+        let panel = build(&text, BASE, true, Default::default()).expect("shared");
+        let shorter = panel.offer.shorter.as_ref().expect("a shorter link");
+        assert_eq!(panel.digest_link.as_deref(), Some(shorter.link.as_str()));
+        assert!(panel
+            .plain_text
+            .contains("The link holds a shortened text: it leaves out"));
+        assert!(panel.markdown.contains("it leaves out"));
     }
 
     #[test]

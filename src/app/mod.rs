@@ -377,6 +377,13 @@ fn page() -> Html {
                 { match &route {
                     Route::Rules => html! { <catalog::RuleList /> },
                     Route::Rule { id } => html! { <catalog::RulePageView id={AttrValue::from(id.clone())} on_open={on_open.clone()} /> },
+                    // `#/s/` with nothing after it: a share link cut right after its route.
+                    _ if web_sys::window().and_then(|w| w.location().hash().ok()).is_some_and(|h| h.starts_with("#/s")) => html! {
+                        <section class="catalog" role="alert">
+                            <h2>{"This share link is empty"}</h2>
+                            <p>{"The link ends right after #/s/: the trace it should carry was cut off (mail clients cut long links). Ask for the link again, or for the trace itself. "}<Link<Route> to={Route::Home}>{"Go to the diagnoser"}</Link<Route>>{" (your own text is there as you left it)."}</p>
+                        </section>
+                    },
                     _ => html! {
                         <section class="catalog" role="alert">
                             <h2>{"Page not found"}</h2>

@@ -93,13 +93,27 @@ pub fn share(props: &Props) -> Html {
             }
         })
     };
+    // The text last asked to be copied, and whether a second has passed since: a copy the
+    // browser refused (no permission, no clipboard) is then said, not left silent.
+    let asked = use_state(|| None::<String>);
+    let waited = use_state(|| false);
     let copy = |text: String| {
         let clipboard = clipboard.clone();
-        Callback::from(move |_: MouseEvent| clipboard.write_text(text.clone()))
+        let asked = asked.clone();
+        let waited = waited.clone();
+        Callback::from(move |_: MouseEvent| {
+            asked.set(Some(text.clone()));
+            waited.set(false);
+            let waited = waited.clone();
+            gloo::timers::callback::Timeout::new(1000, move || waited.set(true)).forget();
+            clipboard.write_text(text.clone());
+        })
     };
     let copied = |text: &str| -> Html {
         if clipboard.text.as_deref() == Some(text) {
             html! { <span class="copied" role="status">{" Copied."}</span> }
+        } else if *waited && asked.as_deref() == Some(text) {
+            html! { <span class="copy-failed" role="alert">{" The browser did not let the page copy: select the text and copy it by hand."}</span> }
         } else {
             html! {}
         }

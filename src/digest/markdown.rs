@@ -55,6 +55,9 @@ pub fn markdown_of(d: &Digest) -> String {
             "\n[Full diagnosis (Trace Doctor)]({})",
             link_destination(link)
         );
+        if let Some(note) = &d.link_note {
+            let _ = writeln!(out, "\n{note}");
+        }
     }
     out
 }

@@ -65,6 +65,9 @@ pub fn plain_text_of(d: &Digest) -> String {
         out.push_str("\nFull diagnosis (Trace Doctor):\n");
         out.push_str(link.trim());
         out.push('\n');
+        if let Some(note) = &d.link_note {
+            fill(&mut out, note, "", "");
+        }
     }
     out
 }

@@ -934,6 +934,10 @@ await test('bad links: cut, damaged, oversized or not a link: a clear message, w
     const big = await visit(`${PAGE_URL}#/s/${bomb}`);
     check(/larger than/.test(big.notice), `oversized link: ${big.notice}`);
     await other.screenshot({ path: path.join(OUT, 'bad-link.png') });
+    // A link cut right after its route.
+    await other.goto(`${PAGE_URL}#/s/`, { waitUntil: 'load' });
+    await other.waitForSelector('.catalog[role="alert"]', { timeout: 10_000 });
+    check(/share link is empty/.test(await other.textContent('.catalog[role="alert"]')), 'an empty #/s/ says the link is empty');
   } finally {
     await other.close();
   }
