@@ -37,8 +37,9 @@ fi
 mkdir -p "$TOOLS_DIR"
 if ! cmp -s tests/e2e/package.json "$TOOLS_DIR/package.json" \
   || [ ! -x "$TOOLS_DIR/node_modules/.bin/wasm-opt" ] \
-  || [ ! -d "$TOOLS_DIR/node_modules/playwright-core" ]; then
-  log "installing binaryen (wasm-opt) and playwright-core into $TOOLS_DIR"
+  || [ ! -d "$TOOLS_DIR/node_modules/playwright-core" ] \
+  || [ ! -f "$TOOLS_DIR/node_modules/axe-core/axe.min.js" ]; then
+  log "installing binaryen (wasm-opt), playwright-core and axe-core into $TOOLS_DIR"
   cp tests/e2e/package.json "$TOOLS_DIR/package.json"
   npm install --prefix "$TOOLS_DIR" --no-audit --no-fund --loglevel=error
 fi

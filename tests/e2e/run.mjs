@@ -1218,6 +1218,44 @@ await test('10 MB paste of many different traces: the tab stays responsive, show
 });
 
 // The whole run: nothing left the machine, nothing went wrong between tests.
+await test('accessibility: axe-core finds no serious or critical violation (diagnosis, share, catalog, rule page; light and dark)', async (check) => {
+  const axePath = path.join(REPO, '.tools', 'node_modules', 'axe-core', 'axe.min.js');
+  if (!check(fs.existsSync(axePath), `${axePath} is missing: run scripts/setup.sh`)) return;
+  const axeSource = fs.readFileSync(axePath, 'utf8');
+  const audit = async (what) => {
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(async () => {
+      const r = await window.axe.run(document);
+      // Proof that the check ran: rules that passed on this page.
+      if (r.passes.length < 10) return [`axe-core ran only ${r.passes.length} passing rules`];
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+    });
+    for (const v of result) check(false, `${what}: ${v}`);
+    return result.length;
+  };
+  let found = 0;
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openApp(page);
+    await page.click('#try-example');
+    await page.waitForSelector('.finding[data-rule]', { timeout: 10_000 });
+    await page.locator('#share > summary').click();
+    await page.waitForSelector('#share-link', { timeout: 10_000 });
+    found += await audit(`diagnosis + share (${scheme})`);
+    await page.screenshot({ path: path.join(OUT, `flagship-${scheme}.png`), fullPage: false });
+    await page.evaluate(() => { location.hash = '#/rules'; });
+    await page.waitForSelector('.rule-entry', { timeout: 10_000 });
+    found += await audit(`catalog (${scheme})`);
+    await page.evaluate(() => { location.hash = '#/rules/async-wait-inflight-cme'; });
+    await page.waitForSelector('.rule-page .example-status', { timeout: 10_000 });
+    found += await audit(`rule page (${scheme})`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  console.log(`    axe-core ${JSON.parse(fs.readFileSync(path.join(REPO, '.tools', 'node_modules', 'axe-core', 'package.json'), 'utf8')).version}: ${found} serious or critical violations on 6 views`);
+});
+
 await test('network: every request went to the local server', async (check) => {
   check(external.length === 0, `requests to other hosts: ${JSON.stringify([...new Set(external)])}`);
   check(requests.length > 0, 'no request was recorded at all');
