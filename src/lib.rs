@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod context;
 pub mod decode;
 pub mod diagnose;
+pub mod diagram;
 pub mod digest;
 pub mod frames;
 pub mod glob;

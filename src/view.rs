@@ -119,6 +119,8 @@ pub struct FindingView {
     pub version_mismatch: Option<String>,
     /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
     pub highlights: Vec<(String, String, usize, String)>,
+    /// The rule's picture of the failure, filled in for this trace.
+    pub diagram: Option<crate::diagram::DiagramView>,
 }
 
 /// A rule's explanation, rendered to HTML at build time from the rule file.
@@ -440,6 +442,11 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 reading_html: f.notes.iter().rev().map(|n| n.html.clone()).collect(),
                 versions: rule.def.versions.clone(),
                 version_mismatch: f.version_mismatch.clone(),
+                diagram: rule
+                    .def
+                    .diagram
+                    .as_ref()
+                    .map(|def| crate::diagram::build(def, d)),
                 highlights: f
                     .highlights
                     .iter()

@@ -1,5 +1,6 @@
 //! A finding: title, summary, the frames that matter, and the explanation from the rule file.
 
+use super::diagram;
 use super::explanation::Explanation;
 use super::{jump_to, raw, Route};
 use crate::view::FindingView;
@@ -13,6 +14,9 @@ pub struct Props {
     pub finding: FindingView,
     /// The most specific finding (shown open; others are "also consistent with").
     pub primary: bool,
+    /// A DOM id prefix unique among the findings on the page (`t1-f0`, `ex-t1-f0`).
+    #[prop_or_default]
+    pub dom: AttrValue,
 }
 
 /// Renders one finding.
@@ -39,6 +43,9 @@ pub fn finding_card(props: &Props) -> Html {
                     </li>
                 }) }
             </ol>
+            if let Some(d) = &f.diagram {
+                <diagram::DiagramSvg diagram={d.clone()} id={AttrValue::from(format!("dg-{}", props.dom))} />
+            }
             <Explanation explanation={f.explanation.clone()} reading_html={f.reading_html.clone()} open={props.primary} />
             <details class="evidence">
                 <summary>{ format!("Why this rule matched ({})", f.rule) }</summary>

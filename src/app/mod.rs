@@ -3,6 +3,7 @@
 
 mod catalog;
 mod chain;
+mod diagram;
 mod explanation;
 mod finding;
 mod input;

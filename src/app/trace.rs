@@ -58,7 +58,7 @@ pub fn trace_card(props: &Props) -> Html {
                     }
                 </section>
             }
-            { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} /> }) }
+            { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} dom={AttrValue::from(format!("{}-f{i}", t.dom_id))} /> }) }
             <Chain chain={t.chain.clone()} />
         </article>
     }

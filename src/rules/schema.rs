@@ -45,6 +45,36 @@ pub struct RuleDef {
     pub explanation: Explanation,
     /// Docs pages and JIRA issues the facts come from.
     pub references: Vec<Reference>,
+    /// A picture of the failure drawn from the diagnosis (threads over time), when it helps.
+    #[serde(default)]
+    pub diagram: Option<Diagram>,
+}
+
+/// A timeline of threads, drawn as an inline SVG under a finding. Texts may hold placeholders
+/// filled from the trace: `{checkpoint}` (checkpoint id), `{task}` (operator chain),
+/// `{collection}` (the collection class the root cause's top frame iterates, `HashMap`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Diagram {
+    /// Heading, sentence case (`Two threads, one map`).
+    pub title: String,
+    /// The threads, top to bottom; their steps are aligned in columns (time runs left to right).
+    pub lanes: Vec<Lane>,
+    /// One or two sentences under the picture.
+    pub caption: String,
+}
+
+/// One thread of a [`Diagram`].
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lane {
+    /// The thread (`Task thread of {task}`).
+    pub thread: String,
+    /// What it does in each column; an empty string leaves the column empty.
+    pub steps: Vec<String>,
+    /// The column (0-based) where this thread throws, if it does.
+    #[serde(default)]
+    pub throws_at: Option<usize>,
 }
 
 /// Where a frame condition looks: `any` (every throwable of the trace, root cause first), `top`

@@ -440,6 +440,11 @@ await test('flagship: try-example shows the async-wait-inflight-cme diagnosis', 
     `first .chain .exception should be the root cause java.util.ConcurrentModificationException, got ${JSON.stringify(classes)}`,
   );
   check(classes.length === 3, `expected 3 throwables in .chain, found ${classes.length}`);
+  // The picture of the race, drawn from this trace: its checkpoint, chain and map class.
+  const svgText = norm(await page.locator('.finding.primary figure.diagram svg').textContent().catch(() => ''));
+  check(svgText.includes('575') && svgText.includes('HashMap') && svgText.includes('ual_transform_IpLabel'), `the diagram names checkpoint 575, HashMap and the chain: "${svgText.slice(0, 160)}"`);
+  check((await page.locator('.finding.primary .dg-throws').count()) === 1, 'the diagram marks where the exception is thrown');
+  check((await page.locator('.finding.primary figure.diagram svg[role="img"] title').count()) === 1, 'the diagram has a title for screen readers');
 
   await checkFact(check, page, 'checkpoint', ['575']);
   await checkFact(check, page, 'operators', ['ual_transform_UserLogBlackUidJudger', 'ual_transform_IpLabel']);

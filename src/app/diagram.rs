@@ -1,0 +1,128 @@
+//! A finding's diagram as an inline SVG: one band per thread, time running left to right, a box
+//! per step, and the moment of the exception marked. Drawn from [`DiagramView`], which the core
+//! filled in from the trace (checkpoint id, operator chain, collection class).
+
+use crate::diagram::DiagramView;
+use yew::prelude::*;
+
+/// Properties of [`DiagramSvg`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The diagram.
+    pub diagram: DiagramView,
+    /// A DOM id prefix, unique on the page.
+    pub id: AttrValue,
+}
+
+const LABEL_W: f64 = 120.0;
+const COL_W: f64 = 222.0;
+const BOX_W: f64 = 208.0;
+const LINE_H: f64 = 15.0;
+const PAD: f64 = 8.0;
+const LANE_GAP: f64 = 26.0;
+const TOP: f64 = 28.0;
+
+/// Renders the diagram.
+#[function_component(DiagramSvg)]
+pub fn diagram_svg(props: &Props) -> Html {
+    let d = &props.diagram;
+    // Each lane is as tall as its tallest box.
+    let heights: Vec<f64> = d
+        .lanes
+        .iter()
+        .map(|l| {
+            let lines = l.steps.iter().map(Vec::len).max().unwrap_or(1).max(1);
+            lines as f64 * LINE_H + 2.0 * PAD
+        })
+        .collect();
+    let mut tops = Vec::with_capacity(heights.len());
+    let mut y = TOP;
+    for h in &heights {
+        tops.push(y);
+        y += h + LANE_GAP;
+    }
+    let height = y + 6.0;
+    let width = LABEL_W + d.columns as f64 * COL_W + 10.0;
+    let title_id = format!("{}-title", props.id);
+    let desc_id = format!("{}-desc", props.id);
+    // The column where some thread throws: a dashed line across all lanes marks the moment.
+    let clash = d.lanes.iter().find_map(|l| l.throws_at);
+    html! {
+        <figure class="diagram">
+            <h4 aria-hidden="true">{ &d.title }</h4>
+            <div class="dg-scroll" tabindex="0" aria-label="Diagram (scrolls sideways on narrow screens)">
+            <svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox={format!("0 0 {width} {height}")}
+                aria-labelledby={title_id.clone()} aria-describedby={desc_id.clone()}
+                preserveAspectRatio="xMinYMin meet">
+                <title id={title_id}>{ &d.title }</title>
+                <desc id={desc_id}>{ &d.description }</desc>
+                <defs>
+                    <marker id={format!("{}-arrow", props.id)} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="dg-arrowhead" />
+                    </marker>
+                </defs>
+                <text x="4" y="16" class="dg-time">{"time →"}</text>
+                if let Some(c) = clash {
+                    <line class="dg-clash" x1={(LABEL_W + c as f64 * COL_W + BOX_W / 2.0).to_string()} y1={(TOP - 6.0).to_string()}
+                        x2={(LABEL_W + c as f64 * COL_W + BOX_W / 2.0).to_string()} y2={(height - 4.0).to_string()} />
+                }
+                { for d.lanes.iter().enumerate().map(|(li, lane)| {
+                    let top = tops[li];
+                    let h = heights[li];
+                    let mid = top + h / 2.0;
+                    html! {
+                        <g class="dg-lane">
+                            <line class="dg-axis" x1={LABEL_W.to_string()} y1={mid.to_string()}
+                                x2={(width - 6.0).to_string()} y2={mid.to_string()}
+                                marker-end={format!("url(#{}-arrow)", props.id)} />
+                            { label(&lane.thread, top, h) }
+                            { for lane.steps.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(ci, lines)| {
+                                let x = LABEL_W + ci as f64 * COL_W;
+                                let throws = lane.throws_at == Some(ci);
+                                html! {
+                                    <g class={classes!("dg-step", throws.then_some("dg-throws"))}>
+                                        <rect x={x.to_string()} y={top.to_string()} width={BOX_W.to_string()} height={h.to_string()} rx="6" />
+                                        <text x={(x + PAD).to_string()} y={(top + PAD + LINE_H - 3.0).to_string()}>
+                                            { for lines.iter().enumerate().map(|(k, line)| html! {
+                                                <tspan x={(x + PAD).to_string()} dy={if k == 0 { "0".to_owned() } else { LINE_H.to_string() }}>{ line }</tspan>
+                                            }) }
+                                        </text>
+                                    </g>
+                                }
+                            }) }
+                        </g>
+                    }
+                }) }
+            </svg>
+            </div>
+            <figcaption>{ &d.caption }</figcaption>
+        </figure>
+    }
+}
+
+/// The thread's label, wrapped to the label column.
+fn label(text: &str, top: f64, h: f64) -> Html {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > 16 {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    let first = top + h / 2.0 - (lines.len() as f64 - 1.0) * LINE_H / 2.0 + 4.0;
+    html! {
+        <text class="dg-thread" x="4" y={first.to_string()}>
+            { for lines.iter().enumerate().map(|(k, l)| html! {
+                <tspan x="4" dy={if k == 0 { "0".to_owned() } else { LINE_H.to_string() }}>{ l }</tspan>
+            }) }
+        </text>
+    }
+}

@@ -1,0 +1,185 @@
+//! A rule's diagram (`[diagram]` in `rule.toml`) filled in for one trace: the threads over time,
+//! with the moment of the exception, as a view model the page draws as an inline SVG. The texts
+//! name what this trace shows (the checkpoint id, the operator chain, the collection class).
+
+use crate::diagnose::TraceDiagnosis;
+use crate::rules::schema::Diagram;
+use serde::{Deserialize, Serialize};
+
+/// Characters per line inside a step's box.
+pub const WRAP: usize = 31;
+
+/// A diagram ready to draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiagramView {
+    /// Heading.
+    pub title: String,
+    /// Threads, top to bottom.
+    pub lanes: Vec<LaneView>,
+    /// Columns (steps per lane).
+    pub columns: usize,
+    /// Caption under the picture.
+    pub caption: String,
+    /// The whole picture in words, for screen readers (`aria-describedby`).
+    pub description: String,
+}
+
+/// One thread.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaneView {
+    /// The thread's label.
+    pub thread: String,
+    /// Per column, the step's text in lines of at most [`WRAP`] characters (empty: no step).
+    pub steps: Vec<Vec<String>>,
+    /// The column where this thread throws.
+    pub throws_at: Option<usize>,
+}
+
+/// Fills `def`'s placeholders from `d`: `{checkpoint}` (the checkpoint id, else `N`), `{task}`
+/// (the operator chain, else `the operator`), `{collection}` (the `java.util` class whose
+/// iterator threw, e.g. `HashMap`, else `collection`).
+pub fn build(def: &Diagram, d: &TraceDiagnosis) -> DiagramView {
+    let checkpoint = d
+        .context
+        .checkpoint_id
+        .map_or_else(|| "N".to_owned(), |c| c.to_string());
+    let task = d.context.task.as_ref().map_or_else(
+        || "the operator".to_owned(),
+        |t| {
+            if t.operators.is_empty() {
+                t.name.clone()
+            } else {
+                t.operators.join(" → ")
+            }
+        },
+    );
+    let collection = d
+        .trace
+        .throwables
+        .get(d.root_cause)
+        .and_then(|t| t.frames.first())
+        .filter(|f| f.class.starts_with("java.util."))
+        .map(|f| {
+            let simple = f.simple_class();
+            simple.split('$').next().unwrap_or(simple).to_owned()
+        })
+        .unwrap_or_else(|| "collection".to_owned());
+    let fill = |s: &str| {
+        s.replace("{checkpoint}", &checkpoint)
+            .replace("{task}", &task)
+            .replace("{collection}", &collection)
+    };
+    let columns = def.lanes.first().map_or(0, |l| l.steps.len());
+    let lanes: Vec<LaneView> = def
+        .lanes
+        .iter()
+        .map(|l| LaneView {
+            thread: fill(&l.thread),
+            steps: l.steps.iter().map(|s| wrap(&fill(s), WRAP)).collect(),
+            throws_at: l.throws_at,
+        })
+        .collect();
+    let mut description = String::new();
+    for (i, l) in def.lanes.iter().enumerate() {
+        if i > 0 {
+            description.push(' ');
+        }
+        description.push_str(&format!("{}:", fill(&l.thread)));
+        for (c, s) in l.steps.iter().enumerate() {
+            if s.is_empty() {
+                continue;
+            }
+            description.push_str(&format!(" ({}) {}", c + 1, fill(s)));
+            if l.throws_at == Some(c) {
+                description.push_str(" — the exception is thrown here");
+            }
+            description.push(';');
+        }
+    }
+    DiagramView {
+        title: fill(&def.title),
+        lanes,
+        columns,
+        caption: fill(&def.caption),
+        description,
+    }
+}
+
+/// Splits `text` into lines of at most `width` characters at spaces; a longer word (an
+/// operator name) is cut into pieces of `width` characters.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let width = width.max(1);
+    let pieces = text.split_whitespace().flat_map(|w| {
+        let chars: Vec<char> = w.chars().collect();
+        chars
+            .chunks(width)
+            .map(|c| c.iter().collect::<String>())
+            .collect::<Vec<_>>()
+    });
+    for word in pieces {
+        let word = word.as_str();
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flagship_diagram_names_this_traces_checkpoint_chain_and_map() {
+        let d = crate::diagnose(include_str!("../tests/cases/seed.txt"));
+        let t = &d.traces[0];
+        let rule = crate::rules::by_id("async-wait-inflight-cme").expect("flagship");
+        let def = rule
+            .def
+            .diagram
+            .as_ref()
+            .expect("the flagship has a diagram");
+        let v = build(def, t);
+        assert_eq!(v.lanes.len(), 2);
+        let all = format!("{} {} {}", v.title, v.caption, v.description);
+        assert!(all.contains("575"), "{all}");
+        assert!(all.contains("HashMap"), "{all}");
+        assert!(
+            all.contains("ual_transform_UserLogBlackUidJudger → ual_transform_IpLabel"),
+            "{all}"
+        );
+        assert!(v.lanes.iter().any(|l| l.throws_at.is_some()));
+        for l in &v.lanes {
+            assert_eq!(l.steps.len(), v.columns);
+            for line in l.steps.iter().flatten() {
+                assert!(line.chars().count() <= WRAP, "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn placeholders_without_facts_read_generically() {
+        let d = crate::diagnose(
+            "java.util.ConcurrentModificationException\n\tat com.acme.A.b(A.java:1)\n",
+        );
+        let def = Diagram {
+            title: "{collection} at {checkpoint} in {task}".into(),
+            lanes: vec![],
+            caption: String::new(),
+        };
+        let v = build(&def, &d.traces[0]);
+        assert_eq!(v.title, "collection at N in the operator");
+        assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert!(wrap("", 4).is_empty());
+    }
+}
