@@ -110,6 +110,21 @@ fn main() {
             None => examples.push_str(&format!("    ({:?}, \"\"),\n", rule.id)),
         }
         rule.example = example;
+        if let Some(d) = &rule.diagram {
+            let columns = d.lanes.first().map_or(0, |l| l.steps.len());
+            assert!(
+                columns > 0 && d.lanes.iter().all(|l| l.steps.len() == columns),
+                "{}: every lane of the diagram needs the same, non-zero number of steps",
+                path.display()
+            );
+            assert!(
+                d.lanes.iter().all(|l| l
+                    .throws_at
+                    .is_none_or(|c| c < columns && !l.steps[c].is_empty())),
+                "{}: throws_at must name a non-empty step of its lane",
+                path.display()
+            );
+        }
         render(&mut rule.summary);
         for c in &mut rule.conditions {
             if let schema::Condition::Sequence { steps, .. } = c {
