@@ -559,6 +559,11 @@ fn push(
     }
 }
 
+/// [`push`] for a secret: replaced by `***` whatever its value (`prio` as in [`Candidate`]).
+fn push_secret(out: &mut Vec<Candidate>, start: usize, end: usize, prio: u8) {
+    push(out, start, end, Kind::Secret, prio, Shape::Secret, "");
+}
+
 // ---- URLs: `scheme://[user[:password]@]host[:port]`.
 
 /// Schemes whose authority is not a host worth hiding (object-store buckets, local files,
@@ -693,15 +698,7 @@ fn urls(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
                 );
             }
             if secret_value(p.as_str()) {
-                push(
-                    out,
-                    off + p.start(),
-                    off + p.end(),
-                    Kind::Secret,
-                    0,
-                    Shape::Secret,
-                    "",
-                );
+                push_secret(out, off + p.start(), off + p.end(), 0);
             }
         }
     }
@@ -767,15 +764,7 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
                 };
                 if class == KeyClass::Secret {
                     if secret_value(value) {
-                        push(
-                            out,
-                            v_start,
-                            v_start + v_len,
-                            Kind::Secret,
-                            1,
-                            Shape::Secret,
-                            "",
-                        );
+                        push_secret(out, v_start, v_start + v_len, 1);
                     }
                 } else if person_name(value)
                     && value
@@ -807,15 +796,7 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     for c in azure.captures_iter(hay) {
         if let Some(v) = c.get(1) {
             if secret_value(v.as_str()) {
-                push(
-                    out,
-                    off + v.start(),
-                    off + v.end(),
-                    Kind::Secret,
-                    1,
-                    Shape::Secret,
-                    "",
-                );
+                push_secret(out, off + v.start(), off + v.end(), 1);
             }
         }
     }
@@ -855,15 +836,7 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
             continue;
         }
         if secret_value(v.as_str()) {
-            push(
-                out,
-                off + v.start(),
-                off + v.end(),
-                Kind::Secret,
-                1,
-                Shape::Secret,
-                "",
-            );
+            push_secret(out, off + v.start(), off + v.end(), 1);
         }
     }
 }
@@ -1038,15 +1011,7 @@ fn token_shapes(hay: &str, off: usize, out: &mut Vec<Candidate>) {
         ),
     );
     for m in re.find_iter(hay) {
-        push(
-            out,
-            off + m.start(),
-            off + m.end(),
-            Kind::Secret,
-            1,
-            Shape::Secret,
-            "",
-        );
+        push_secret(out, off + m.start(), off + m.end(), 1);
     }
     static KEY: OnceLock<Regex> = OnceLock::new();
     let key = compiled(
@@ -1058,15 +1023,7 @@ fn token_shapes(hay: &str, off: usize, out: &mut Vec<Candidate>) {
         let mut pos = m.start();
         for line in m.as_str().split_inclusive('\n') {
             let body = line.trim_end_matches(['\n', '\r']);
-            push(
-                out,
-                off + pos,
-                off + pos + body.len(),
-                Kind::Secret,
-                1,
-                Shape::Secret,
-                "",
-            );
+            push_secret(out, off + pos, off + pos + body.len(), 1);
             pos += line.len();
         }
     }

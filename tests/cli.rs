@@ -7,6 +7,19 @@ fn cli() -> Command {
     Command::new(env!("CARGO_BIN_EXE_trace-doctor"))
 }
 
+/// Runs the CLI with `args`, writing `input` to its standard input.
+fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = cli()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn case(name: &str) -> String {
     format!("{}/tests/cases/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -56,19 +69,10 @@ fn text_and_markdown_read_stdin() {
         ("text", "Cause chain, root cause first\n---"),
         ("markdown", "### Cause chain, root cause first"),
     ] {
-        let mut child = cli()
-            .args(["diagnose", "-", "--format", format])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(std::fs::read(case("seed-log4j.txt")).unwrap().as_slice())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = with_stdin(
+            &["diagnose", "-", "--format", format],
+            &std::fs::read(case("seed-log4j.txt")).unwrap(),
+        );
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.contains(marker), "{format}: {text}");
@@ -78,20 +82,7 @@ fn text_and_markdown_read_stdin() {
 
 #[test]
 fn no_trace_is_exit_1_with_a_message_and_missing_file_is_exit_2() {
-    let mut child = cli()
-        .args(["diagnose"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"hello, not a trace\xff\xfe")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_stdin(&["diagnose"], b"hello, not a trace\xff\xfe");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no stack trace found"));
 
@@ -121,21 +112,8 @@ fn rules_lists_the_catalogue_as_json() {
 }
 
 fn link_make(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = cli()
-        .args(["link", "make", "-"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let args: Vec<&str> = ["link", "make", "-"].iter().chain(args).copied().collect();
+    with_stdin(&args, input.as_bytes())
 }
 
 #[test]
@@ -266,20 +244,7 @@ fn digest_formats_are_the_reply_with_the_link() {
     );
 
     // No trace: the digest says so, and the exit code is still 1.
-    let mut child = cli()
-        .args(["diagnose", "-", "--format", "digest"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"no trace here")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_stdin(&["diagnose", "-", "--format", "digest"], b"no trace here");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
@@ -294,22 +259,7 @@ fn redact_prints_the_redacted_text_or_a_preview() {
                  On Mon, Bob <bob@corp.com> wrote:\n\
                  java.io.IOException: lost 10.1.2.3\n\
                  \tat org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)\n";
-    let run = |args: &[&str]| {
-        let mut child = cli()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let run = |args: &[&str]| with_stdin(args, input.as_bytes());
     let out = run(&["redact", "-"]);
     assert!(out.status.success());
     assert_eq!(
