@@ -77,6 +77,53 @@ pub struct Digest {
     pub link_note: Option<String>,
 }
 
+impl Digest {
+    /// What is said before any trace when none is told: a thread dump without a diagnosis, or
+    /// no trace at all. One sentence, or `None`.
+    pub(crate) fn opening(&self) -> Option<String> {
+        if !self.traces.is_empty() {
+            None
+        } else if self.other_threads > 0 {
+            Some(format!(
+                "The text is a thread dump of {} threads, with no known diagnosis.",
+                self.other_threads
+            ))
+        } else if self.other_traces == 0 {
+            Some("No stack trace found in the text.".to_owned())
+        } else {
+            None
+        }
+    }
+
+    /// The sentence about the traces and threads not told (`The text also holds 2 other
+    /// traces without a known diagnosis.`), or `None`.
+    pub(crate) fn also_holds(&self) -> Option<String> {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut others = Vec::new();
+        if self.other_traces > 0 {
+            others.push(format!(
+                "{} without a known diagnosis",
+                plural(self.other_traces, "other trace", "other traces")
+            ));
+        }
+        if self.other_threads > 0 && !self.traces.is_empty() {
+            others.push(format!(
+                "{} of a thread dump",
+                plural(self.other_threads, "thread", "threads")
+            ));
+        }
+        (!others.is_empty()).then(|| format!("The text also holds {}.", others.join(" and ")))
+    }
+
+    /// One sentence per deadlock the thread dump reports.
+    pub(crate) fn deadlock_sentences(&self) -> impl Iterator<Item = String> + '_ {
+        self.deadlocks
+            .iter()
+            .map(|line| format!("The thread dump reports a Java-level deadlock (line {line})."))
+    }
+}
+
 /// One trace told in full.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceDigest {

@@ -8,16 +8,8 @@ use std::fmt::Write;
 /// Renders `d` as Markdown (see [`super::markdown`]), ending with `d.link` when set.
 pub fn markdown_of(d: &Digest) -> String {
     let mut out = String::new();
-    if d.traces.is_empty() {
-        if d.other_threads > 0 {
-            let _ = writeln!(
-                out,
-                "The text is a thread dump of {} threads, with no known diagnosis.",
-                d.other_threads
-            );
-        } else if d.other_traces == 0 {
-            out.push_str("No stack trace found in the text.\n");
-        }
+    if let Some(opening) = d.opening() {
+        let _ = writeln!(out, "{opening}");
     }
     for (k, t) in d.traces.iter().enumerate() {
         if k > 0 {
@@ -25,29 +17,8 @@ pub fn markdown_of(d: &Digest) -> String {
         }
         trace(&mut out, t, d.several);
     }
-    let mut others = Vec::new();
-    if d.other_traces > 0 {
-        others.push(format!(
-            "{} other trace{} without a known diagnosis",
-            d.other_traces,
-            if d.other_traces == 1 { "" } else { "s" }
-        ));
-    }
-    if d.other_threads > 0 && !d.traces.is_empty() {
-        others.push(format!(
-            "{} thread{} of a thread dump",
-            d.other_threads,
-            if d.other_threads == 1 { "" } else { "s" }
-        ));
-    }
-    if !others.is_empty() {
-        let _ = writeln!(out, "\nThe text also holds {}.", others.join(" and "));
-    }
-    for line in &d.deadlocks {
-        let _ = writeln!(
-            out,
-            "\nThe thread dump reports a Java-level deadlock (line {line})."
-        );
+    for sentence in d.also_holds().into_iter().chain(d.deadlock_sentences()) {
+        let _ = writeln!(out, "\n{sentence}");
     }
     if let Some(link) = &d.link {
         let _ = writeln!(

@@ -7,20 +7,8 @@ use std::fmt::Write;
 /// Renders `d` as plain text (see [`super::plain_text`]), ending with `d.link` when set.
 pub fn plain_text_of(d: &Digest) -> String {
     let mut out = String::new();
-    if d.traces.is_empty() {
-        if d.other_threads > 0 {
-            fill(
-                &mut out,
-                &format!(
-                    "The text is a thread dump of {} threads, with no known diagnosis.",
-                    d.other_threads
-                ),
-                "",
-                "",
-            );
-        } else if d.other_traces == 0 {
-            out.push_str("No stack trace found in the text.\n");
-        }
+    if let Some(opening) = d.opening() {
+        fill(&mut out, &opening, "", "");
     }
     for (k, t) in d.traces.iter().enumerate() {
         if k > 0 {
@@ -28,38 +16,9 @@ pub fn plain_text_of(d: &Digest) -> String {
         }
         trace(&mut out, t, d.several);
     }
-    let mut others = Vec::new();
-    if d.other_traces > 0 {
-        others.push(format!(
-            "{} other {} without a known diagnosis",
-            d.other_traces,
-            plural(d.other_traces, "trace", "traces")
-        ));
-    }
-    if d.other_threads > 0 && !d.traces.is_empty() {
-        others.push(format!(
-            "{} {} of a thread dump",
-            d.other_threads,
-            plural(d.other_threads, "thread", "threads")
-        ));
-    }
-    if !others.is_empty() {
+    for sentence in d.also_holds().into_iter().chain(d.deadlock_sentences()) {
         out.push('\n');
-        fill(
-            &mut out,
-            &format!("The text also holds {}.", others.join(" and ")),
-            "",
-            "",
-        );
-    }
-    for line in &d.deadlocks {
-        out.push('\n');
-        fill(
-            &mut out,
-            &format!("The thread dump reports a Java-level deadlock (line {line})."),
-            "",
-            "",
-        );
+        fill(&mut out, &sentence, "", "");
     }
     if let Some(link) = &d.link {
         out.push_str("\nFull diagnosis (Trace Doctor):\n");
