@@ -180,6 +180,14 @@ impl<'a> Builder<'a> {
         });
     }
 
+    /// Copies `from.text[*run..start]` unchanged, writes `with` in place of `start..end`, and
+    /// moves `*run` (the end of what is already written) to `end`.
+    fn splice(&mut self, run: &mut usize, start: usize, end: usize, with: &str) {
+        self.copy(*run, start);
+        self.replace(start, end, with);
+        *run = end;
+    }
+
     /// Appends another document decoded from the same input, with its own map (which points
     /// at the input).
     fn append(&mut self, other: &Document) {
@@ -358,9 +366,7 @@ fn strip_line_timestamps(doc: Document) -> Document {
     while line_start < t.len() {
         let line_end = memchr_byte(b'\n', &bytes[line_start..]).map_or(t.len(), |r| line_start + r);
         if let Some(n) = line_timestamp_len(&t[line_start..line_end]) {
-            b.copy(run, line_start);
-            b.replace(line_start, line_start + n, "");
-            run = line_start + n;
+            b.splice(&mut run, line_start, line_start + n, "");
         }
         line_start = line_end + 1;
     }
@@ -565,9 +571,7 @@ fn repair_lines(doc: Document) -> Document {
                 || line.starts_with("\\t... ")
                 || line.starts_with("\\tCaused by: "))
         {
-            b.copy(run, line_start);
-            b.replace(line_start, line_start + 2, "\t");
-            run = line_start + 2;
+            b.splice(&mut run, line_start, line_start + 2, "\t");
         }
         if has_ansi || escaped || collapsed || has_nbsp {
             let lb = line.as_bytes();
@@ -584,9 +588,7 @@ fn repair_lines(doc: Document) -> Document {
                         }
                         j = (j + 1).min(lb.len());
                     }
-                    b.copy(run, at);
-                    b.replace(at, line_start + j, "");
-                    run = line_start + j;
+                    b.splice(&mut run, at, line_start + j, "");
                     i = j;
                     continue;
                 }
@@ -598,27 +600,21 @@ fn repair_lines(doc: Document) -> Document {
                         _ => None,
                     };
                     if let Some(with) = with {
-                        b.copy(run, at);
-                        b.replace(at, at + 2, with);
-                        run = at + 2;
+                        b.splice(&mut run, at, at + 2, with);
                         i += 2;
                         continue;
                     }
                 }
                 // A non-breaking space (U+00A0, two bytes) pasted as indentation or as a space.
                 if has_nbsp && lb[i] == 0xC2 && lb.get(i + 1) == Some(&0xA0) {
-                    b.copy(run, at);
-                    b.replace(at, at + 2, " ");
-                    run = at + 2;
+                    b.splice(&mut run, at, at + 2, " ");
                     i += 2;
                     continue;
                 }
                 if collapsed && (lb[i] == b' ' || lb[i] == b'\t') && i > 0 {
                     let rest = &line[i + 1..];
                     if inline_break(rest) {
-                        b.copy(run, at);
-                        b.replace(at, at + 1, "\n\t");
-                        run = at + 1;
+                        b.splice(&mut run, at, at + 1, "\n\t");
                         i += 1;
                         continue;
                     }
@@ -637,9 +633,7 @@ fn repair_lines(doc: Document) -> Document {
                             && rest.starts_with("at ")
                             && looks_like_frame_call(&rest[3..]));
                     if glued {
-                        b.copy(run, at);
-                        b.replace(at, at, "\n");
-                        run = at;
+                        b.splice(&mut run, at, at, "\n");
                     }
                 }
                 i += 1;
@@ -825,10 +819,8 @@ fn html_unescape(doc: Document) -> Document {
         match bytes[i] {
             b'&' => {
                 if let Some((entity, with)) = ENTITIES.iter().find(|(e, _)| t[i..].starts_with(e)) {
-                    b.copy(run, i);
-                    b.replace(i, i + entity.len(), with);
-                    i += entity.len();
-                    run = i;
+                    b.splice(&mut run, i, i + entity.len(), with);
+                    i = run;
                     continue;
                 }
             }
@@ -844,10 +836,8 @@ fn html_unescape(doc: Document) -> Document {
                     } else {
                         ""
                     };
-                    b.copy(run, i);
-                    b.replace(i, i + tag_len, with);
-                    i += tag_len;
-                    run = i;
+                    b.splice(&mut run, i, i + tag_len, with);
+                    i = run;
                     continue;
                 }
             }
