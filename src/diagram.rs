@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 /// Characters per line inside a step's box.
 pub const WRAP: usize = 31;
 
+/// Characters per line of a thread's label.
+pub const LABEL_WRAP: usize = 16;
+
 /// A diagram ready to draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiagramView {
@@ -29,6 +32,8 @@ pub struct DiagramView {
 pub struct LaneView {
     /// The thread's label.
     pub thread: String,
+    /// The label in lines of at most [`LABEL_WRAP`] characters.
+    pub thread_lines: Vec<String>,
     /// Per column, the step's text in lines of at most [`WRAP`] characters (empty: no step).
     pub steps: Vec<Vec<String>>,
     /// The column where this thread throws.
@@ -75,6 +80,7 @@ pub fn build(def: &Diagram, d: &TraceDiagnosis) -> DiagramView {
         .iter()
         .map(|l| LaneView {
             thread: fill(&l.thread),
+            thread_lines: wrap(&fill(&l.thread), LABEL_WRAP),
             steps: l.steps.iter().map(|s| wrap(&fill(s), WRAP)).collect(),
             throws_at: l.throws_at,
         })

@@ -75,7 +75,7 @@ pub fn diagram_svg(props: &Props) -> Html {
                             <line class="dg-axis" x1={LABEL_W.to_string()} y1={mid.to_string()}
                                 x2={(width - 6.0).to_string()} y2={mid.to_string()}
                                 marker-end={format!("url(#{}-arrow)", props.id)} />
-                            { label(&lane.thread, top, h) }
+                            { label(&lane.thread_lines, top, h) }
                             { for lane.steps.iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(ci, lines)| {
                                 let x = LABEL_W + ci as f64 * COL_W;
                                 let throws = lane.throws_at == Some(ci);
@@ -100,23 +100,8 @@ pub fn diagram_svg(props: &Props) -> Html {
     }
 }
 
-/// The thread's label, wrapped to the label column.
-fn label(text: &str, top: f64, h: f64) -> Html {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > 16 {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(w);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
+/// The thread's label, in the lines the core wrapped it to, centred on its lane.
+fn label(lines: &[String], top: f64, h: f64) -> Html {
     let first = top + h / 2.0 - (lines.len() as f64 - 1.0) * LINE_H / 2.0 + 4.0;
     html! {
         <text class="dg-thread" x="4" y={first.to_string()}>

@@ -67,20 +67,26 @@ fn jump_to(dom: String) -> Callback<MouseEvent> {
             .and_then(|w| w.document())
             .and_then(|d| d.get_element_by_id(&dom));
         if let Some(el) = el {
-            let mut node = el.parent_element();
-            while let Some(n) = node {
-                if n.tag_name().eq_ignore_ascii_case("details") {
-                    let _ = n.set_attribute("open", "");
-                }
-                node = n.parent_element();
-            }
-            el.scroll_into_view();
-            if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
-                let _ = h.focus();
-            }
-            let _ = el.class_list().add_1("flash");
+            reveal(&el);
         }
     })
+}
+
+/// Brings `el` into view: opens the `details` that hold it, scrolls to it, focuses it when it
+/// can take the focus, and flashes it.
+fn reveal(el: &web_sys::Element) {
+    let mut node = el.parent_element();
+    while let Some(n) = node {
+        if n.tag_name().eq_ignore_ascii_case("details") {
+            let _ = n.set_attribute("open", "");
+        }
+        node = n.parent_element();
+    }
+    el.scroll_into_view();
+    if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+        let _ = h.focus();
+    }
+    let _ = el.class_list().add_1("flash");
 }
 
 /// Milliseconds from `performance.now()`, when the page has a Performance object.
@@ -481,8 +487,7 @@ fn bring_into_view(trace: Option<usize>, finding: Option<&str>) {
         if let Ok(Some(d)) = el.query_selector("details.explanation") {
             let _ = d.set_attribute("open", "");
         }
-        el.scroll_into_view();
-        let _ = el.class_list().add_1("flash");
+        reveal(&el);
     }
 }
 
