@@ -154,6 +154,28 @@ pub struct TraceDigest {
     pub search_terms: Option<String>,
 }
 
+impl TraceDigest {
+    /// The quoted trace, one line each: headers at `indent`, frames and gaps four spaces
+    /// further, each line the diagnosis points at followed by `  [n]`.
+    pub(crate) fn quote_text(&self, indent: &str) -> String {
+        let mut out = String::new();
+        for line in &self.quote {
+            let extra = match line.kind {
+                QuoteKind::Header | QuoteKind::SkippedCauses => "",
+                QuoteKind::Frame | QuoteKind::Gap => "    ",
+            };
+            out.push_str(indent);
+            out.push_str(extra);
+            out.push_str(&line.text);
+            if let Some(n) = line.mark {
+                out.push_str(&format!("  [{n}]"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// What one quoted line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

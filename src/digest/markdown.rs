@@ -2,7 +2,7 @@
 //! whose fence is longer than any run of backticks in it, the user's names in code spans, links
 //! as Markdown links.
 
-use super::{context_facts, Digest, QuoteKind, Text, TraceDigest};
+use super::{context_facts, Digest, Text, TraceDigest};
 use std::fmt::Write;
 
 /// Renders `d` as Markdown (see [`super::markdown`]), ending with `d.link` when set.
@@ -81,21 +81,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         } else {
             "\n**The decisive lines of the trace** (`[n]` is explained below):\n\n"
         });
-        let mut block = String::new();
-        for line in &t.quote {
-            let indent = match line.kind {
-                QuoteKind::Header | QuoteKind::SkippedCauses => "",
-                QuoteKind::Frame | QuoteKind::Gap => "    ",
-            };
-            match line.mark {
-                Some(n) => {
-                    let _ = writeln!(block, "{indent}{}  [{n}]", line.text);
-                }
-                None => {
-                    let _ = writeln!(block, "{indent}{}", line.text);
-                }
-            }
-        }
+        let block = t.quote_text("");
         let fence = fence_for(&block);
         let _ = write!(out, "{fence}text\n{block}{fence}\n");
         if !t.marks.is_empty() {

@@ -1,7 +1,7 @@
 //! The plain-text digest, for a mail reply: prose wrapped at [`WIDTH`] columns with `textwrap`,
 //! quoted trace lines indented by four spaces and never broken (nor are URLs).
 
-use super::{context_facts, Digest, QuoteKind, Text, TraceDigest, WIDTH};
+use super::{context_facts, Digest, Text, TraceDigest, WIDTH};
 use std::fmt::Write;
 
 /// Renders `d` as plain text (see [`super::plain_text`]), ending with `d.link` when set.
@@ -88,20 +88,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         } else {
             "\nThe decisive lines of the trace ([n] is explained below):\n\n"
         });
-        for line in &t.quote {
-            let indent = match line.kind {
-                QuoteKind::Header | QuoteKind::SkippedCauses => "    ",
-                QuoteKind::Frame | QuoteKind::Gap => "        ",
-            };
-            match line.mark {
-                Some(n) => {
-                    let _ = writeln!(out, "{indent}{}  [{n}]", line.text);
-                }
-                None => {
-                    let _ = writeln!(out, "{indent}{}", line.text);
-                }
-            }
-        }
+        out.push_str(&t.quote_text("    "));
         if !t.marks.is_empty() {
             out.push('\n');
             for (k, role) in t.marks.iter().enumerate() {
