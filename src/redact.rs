@@ -515,6 +515,40 @@ fn compiled(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 
 /// `text[from..]`, at most `max` bytes (cut back to a `char` boundary): scans that look ahead
 /// of a match stay bounded, so the whole pass stays linear.
+/// Whether `hay` contains any of `needles`, ASCII case ignored. The detectors ask this (and the
+/// other cheap tests below) before running a regex over a stretch of text: the regex engine
+/// (`regex-lite`, chosen for the page's size) has no literal prefilter of its own.
+fn contains_any_ci(hay: &str, needles: &[&str]) -> bool {
+    let h = hay.as_bytes();
+    needles.iter().any(|n| {
+        let n = n.as_bytes();
+        n.len() <= h.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+    })
+}
+
+/// Whether `hay` holds a run of at least `min` lowercase hex digits.
+fn has_hex_run(hay: &str, min: usize) -> bool {
+    let mut run = 0;
+    for b in hay.bytes() {
+        run = if matches!(b, b'0'..=b'9' | b'a'..=b'f') {
+            run + 1
+        } else {
+            0
+        };
+        if run >= min {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `hay` holds a digit, a dot and a digit in a row (the start of an IPv4 address).
+fn has_digit_dot_digit(hay: &str) -> bool {
+    hay.as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+}
+
 fn window(text: &str, from: usize, max: usize) -> &str {
     let mut end = from.saturating_add(max).min(text.len());
     while end > from && !text.is_char_boundary(end) {
@@ -601,7 +635,8 @@ fn scheme_keeps_user(scheme: &str) -> bool {
 fn urls(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = compiled(&RE, r"[A-Za-z][A-Za-z0-9+.\-]{0,30}://");
-    for m in re.find_iter(hay) {
+    let any = hay.contains("://");
+    for m in re.find_iter(if any { hay } else { "" }) {
         let scheme = m.as_str().trim_end_matches("://").to_ascii_lowercase();
         let a_start = off + m.end();
         let rest = window(text, a_start, 512);
@@ -684,7 +719,8 @@ fn urls(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     // Oracle thin: `jdbc:oracle:thin:scott/tiger@db:1521:ORCL`.
     static ORA: OnceLock<Regex> = OnceLock::new();
     let ora = compiled(&ORA, r"(?i-u:thin):([A-Za-z0-9_$.\-]+)/([^@\s/]+)@");
-    for c in ora.captures_iter(hay) {
+    let any = contains_any_ci(hay, &["thin:"]);
+    for c in ora.captures_iter(if any { hay } else { "" }) {
         if let (Some(u), Some(p)) = (c.get(1), c.get(2)) {
             if person_name(u.as_str()) {
                 push(
@@ -721,7 +757,25 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &RE,
         r#"([A-Za-z0-9_.\-]*(?i-u:password|passwd|pwd|passphrase|secret|token|key|credentials?|params|user|username|login|name|host|hostname|quorum|brokers|servers|address))(\\?["'])?[ \t]{0,8}([:=])[ \t]{0,8}(\[|\\?["'])?"#,
     );
-    for c in re.captures_iter(hay) {
+    const WORDS: &[&str] = &[
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "key",
+        "credential",
+        "params",
+        "user",
+        "login",
+        "name",
+        "host",
+        "quorum",
+        "brokers",
+        "servers",
+        "address",
+    ];
+    let any = hay.bytes().any(|b| b == b':' || b == b'=') && contains_any_ci(hay, WORDS);
+    for c in re.captures_iter(if any { hay } else { "" }) {
         let (Some(all), Some(key), Some(sep)) = (c.get(0), c.get(1), c.get(3)) else {
             continue;
         };
@@ -793,7 +847,8 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &AZURE,
         r#"fs\.azure\.account\.(?:key|oauth2\.client\.secret|sas)[A-Za-z0-9.\-]*\\?["']?[ \t]{0,8}[:=][ \t]{0,8}\\?["']?([^\s"',;]+)"#,
     );
-    for c in azure.captures_iter(hay) {
+    let any = hay.contains("fs.azure.account.");
+    for c in azure.captures_iter(if any { hay } else { "" }) {
         if let Some(v) = c.get(1) {
             if secret_value(v.as_str()) {
                 push_secret(out, off + v.start(), off + v.end(), 1);
@@ -807,7 +862,8 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &HADOOP,
         r"(?:Kerberos user: |[Uu]ser set to |[Pp]roxy user: |[Rr]eal user: )([A-Za-z0-9._\-]+)",
     );
-    for c in hadoop.captures_iter(hay) {
+    let any = contains_any_ci(hay, &["user: ", "user set to "]);
+    for c in hadoop.captures_iter(if any { hay } else { "" }) {
         if let Some(u) = c.get(1) {
             if person_name(u.as_str()) && byte_at(text, off + u.end()) != Some(b'@') {
                 push(
@@ -828,7 +884,8 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &AUTH,
         r#"(?:(?i-u:(?:proxy-)?authorization)\\?["']?[ \t]{0,8}[:=][ \t]{0,8}\\?["']?(?:(?i-u:bearer|basic|digest|negotiate|token|aws4-hmac-sha256)[ \t]{1,8})?|(?i-u:bearer)[ \t]{1,8})([A-Za-z0-9._~+/=\-]{8,})"#,
     );
-    for c in auth.captures_iter(hay) {
+    let any = contains_any_ci(hay, &["authorization", "bearer"]);
+    for c in auth.captures_iter(if any { hay } else { "" }) {
         let (Some(all), Some(v)) = (c.get(0), c.get(1)) else {
             continue;
         };
@@ -1010,7 +1067,13 @@ fn token_shapes(hay: &str, off: usize, out: &mut Vec<Candidate>) {
             r")(?-u:\b)"
         ),
     );
-    for m in re.find_iter(hay) {
+    let any = contains_any_ci(
+        hay,
+        &[
+            "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "eyJ", "gh", "xox", "AIza",
+        ],
+    );
+    for m in re.find_iter(if any { hay } else { "" }) {
         push_secret(out, off + m.start(), off + m.end(), 1);
     }
     static KEY: OnceLock<Regex> = OnceLock::new();
@@ -1018,7 +1081,8 @@ fn token_shapes(hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &KEY,
         r"-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*-----END [A-Z ]{0,20}PRIVATE KEY-----",
     );
-    for m in key.find_iter(hay) {
+    let any = hay.contains("-----BEGIN ");
+    for m in key.find_iter(if any { hay } else { "" }) {
         // Line by line, so no redaction crosses a line break.
         let mut pos = m.start();
         for line in m.as_str().split_inclusive('\n') {
@@ -1037,7 +1101,8 @@ fn emails(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &RE,
         r"[A-Za-z0-9._%+\-]+@(?:[A-Za-z0-9\-]+\.)+[A-Za-z]{2,24}",
     );
-    for m in re.find_iter(hay) {
+    let any = hay.contains('@');
+    for m in re.find_iter(if any { hay } else { "" }) {
         let (s, e) = (off + m.start(), off + m.end());
         let before = byte_before(text, s);
         let mailto = text.get(..s).is_some_and(|t| t.ends_with("mailto:"));
@@ -1136,7 +1201,8 @@ fn home_paths(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &RE,
         r"(?:/home/|/Users/|:(?:\\{1,2}|/)Users(?:\\{1,2}|/)|/user/|/usercache/)([^/\\\s\x22'<>:;,*?|()\[\]{}]+)",
     );
-    for c in re.captures_iter(hay) {
+    let any = hay.contains("/home/") || hay.contains("Users") || hay.contains("/user");
+    for c in re.captures_iter(if any { hay } else { "" }) {
         let (Some(all), Some(name)) = (c.get(0), c.get(1)) else {
             continue;
         };
@@ -1199,7 +1265,10 @@ fn yarn_ids(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &RE,
         r"(container_(?:e\d{1,4}_)?|application_|appattempt_|job_)(\d{10,16})_(\d{1,10})((?:_\d{1,10}){0,2})",
     );
-    for c in re.captures_iter(hay) {
+    let any = ["container_", "application_", "appattempt_", "job_"]
+        .iter()
+        .any(|p| hay.contains(p));
+    for c in re.captures_iter(if any { hay } else { "" }) {
         let (Some(all), Some(prefix), Some(ts), Some(app), Some(suffix)) =
             (c.get(0), c.get(1), c.get(2), c.get(3), c.get(4))
         else {
@@ -1238,7 +1307,8 @@ fn yarn_ids(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 fn hex_ids(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = compiled(&RE, r"(?:(?:docker|containerd|cri-o)://)?[0-9a-f]{12,64}");
-    for m in re.find_iter(hay) {
+    let any = has_hex_run(hay, 12);
+    for m in re.find_iter(if any { hay } else { "" }) {
         let (mut s, e) = (off + m.start(), off + m.end());
         let alnum = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric());
         if alnum(byte_at(text, e)) {
@@ -1274,7 +1344,8 @@ fn pods(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &RE,
         r"[a-z0-9][a-z0-9\-]*-([bcdfghjklmnpqrstvwxz2456789]{6,10}-[bcdfghjklmnpqrstvwxz2456789]{5})",
     );
-    for c in re.captures_iter(hay) {
+    let any = hay.contains('-');
+    for c in re.captures_iter(if any { hay } else { "" }) {
         let (Some(all), Some(ids)) = (c.get(0), c.get(1)) else {
             continue;
         };
@@ -1307,7 +1378,8 @@ fn pods(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 fn ips(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static V4: OnceLock<Regex> = OnceLock::new();
     let v4 = compiled(&V4, r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})");
-    for c in v4.captures_iter(hay) {
+    let any = has_digit_dot_digit(hay);
+    for c in v4.captures_iter(if any { hay } else { "" }) {
         let Some(all) = c.get(0) else { continue };
         let (s, e) = (off + all.start(), off + all.end());
         // Not part of a version (`jackson-2.12.7.1.jar`, `1.2.3.4.5`) or a name.
@@ -1329,7 +1401,8 @@ fn ips(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     }
     static V6: OnceLock<Regex> = OnceLock::new();
     let v6 = compiled(&V6, r"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}");
-    for m in v6.find_iter(hay) {
+    let any = hay.bytes().filter(|&b| b == b':').nth(1).is_some();
+    for m in v6.find_iter(if any { hay } else { "" }) {
         let (s, e) = (off + m.start(), off + m.end());
         let a = m.as_str();
         if is_word(byte_before(text, s)) || matches!(byte_before(text, s), Some(b'.' | b':')) {
@@ -1542,7 +1615,8 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &RE,
         &format!(r"[a-z0-9][a-z0-9_\-]*(?:\.[a-z0-9_\-]+)*\.(?:{TLDS})"),
     );
-    for m in re.find_iter(hay) {
+    let any = hay.contains('.');
+    for m in re.find_iter(if any { hay } else { "" }) {
         let (s, e) = (off + m.start(), off + m.end());
         let before = byte_before(text, s);
         if is_word(before) || matches!(before, Some(b'.' | b'-')) {
@@ -1568,7 +1642,8 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         &INET,
         r"[A-Za-z0-9][A-Za-z0-9.\-]*/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}",
     );
-    for m in inet.find_iter(hay) {
+    let any = hay.contains('/') && has_digit_dot_digit(hay);
+    for m in inet.find_iter(if any { hay } else { "" }) {
         let s = off + m.start();
         let before = byte_before(text, s);
         if is_word(before) || matches!(before, Some(b'.' | b'-' | b'/' | b'\\')) {
@@ -1594,7 +1669,8 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     // Kubernetes-style names on AWS: `ip-10-0-0-1` (also found in longer names by the TLD rule).
     static AWS: OnceLock<Regex> = OnceLock::new();
     let aws = compiled(&AWS, r"ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}");
-    for m in aws.find_iter(hay) {
+    let any = hay.contains("ip-");
+    for m in aws.find_iter(if any { hay } else { "" }) {
         let (s, e) = (off + m.start(), off + m.end());
         if is_word(byte_before(text, s))
             || matches!(byte_before(text, s), Some(b'-' | b'.'))

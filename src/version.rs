@@ -94,8 +94,6 @@ struct LineGroup {
 
 struct Knowledge {
     hints: Vec<Hint>,
-    /// The hints' frame patterns in one set: one pass per frame finds every hint it matches.
-    hint_set: regex::RegexSet,
     lines: Vec<LineFact>,
     /// Indices into `lines` by `frame`.
     lines_by_frame: HashMap<String, Vec<usize>>,
@@ -205,10 +203,7 @@ fn knowledge() -> &'static Knowledge {
         for (i, l) in lines.iter().enumerate() {
             lines_by_frame.entry(l.frame.clone()).or_default().push(i);
         }
-        let hint_set = regex::RegexSet::new(hints.iter().map(|h: &Hint| h.frame.as_str()))
-            .unwrap_or_else(|_| regex::RegexSet::empty());
         Knowledge {
-            hint_set,
             hints,
             lines,
             lines_by_frame,
@@ -470,8 +465,9 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     // The first printed frame each hint matches, in one pass over the frames.
     let mut first: Vec<Option<&crate::model::Frame>> = vec![None; k.hints.len()];
     for f in frames() {
-        for i in k.hint_set.matches(&f.qualified_method()).iter() {
-            if let Some(slot @ None) = first.get_mut(i) {
+        let method = f.qualified_method();
+        for (slot, hint) in first.iter_mut().zip(&k.hints) {
+            if slot.is_none() && hint.frame.is_match(&method) {
                 *slot = Some(f);
             }
         }

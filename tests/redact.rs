@@ -312,8 +312,9 @@ fn sensitive_log(bytes: usize) -> String {
 
 #[test]
 fn redaction_is_linear_in_the_input() {
+    // Debug builds of regex-lite are slow: a smaller input there (the ratio is what counts).
     let mb = if cfg!(debug_assertions) {
-        1 << 19
+        1 << 18
     } else {
         4 << 20
     };
