@@ -5,10 +5,10 @@
 //! absence, and the platform gate ([`is_flink`]). A rule fires when all its non-optional
 //! conditions hold; it then yields a [`Finding`] with the frames it highlights and the reasons.
 
+use crate::glob::Glob;
 use crate::model::Trace;
 use crate::rules::{Compiled, CompiledStep, Rule};
 use crate::span::Span;
-use regex::Regex;
 use serde::Serialize;
 
 /// A frame (or throwable header) a finding points at, with the role it plays.
@@ -119,7 +119,7 @@ fn frame_highlight(trace: &Trace, t: usize, k: usize, role: &str) -> Highlight {
     }
 }
 
-fn first_frame(frames: &[String], pattern: &Regex) -> Option<usize> {
+fn first_frame(frames: &[String], pattern: &Glob) -> Option<usize> {
     frames.iter().position(|f| pattern.is_match(f))
 }
 

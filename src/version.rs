@@ -6,6 +6,7 @@
 //! `knowledge/version-hints.toml` (`knowledge/line-numbers.md` says how the lines were read).
 
 use crate::glob;
+use crate::glob::Glob;
 use crate::model::Trace;
 use crate::rules::schema::VersionKnowledge;
 use regex::Regex;
@@ -60,7 +61,7 @@ pub struct FlinkVersion {
 }
 
 struct Hint {
-    frame: Regex,
+    frame: Glob,
     min: Option<Version>,
     before: Option<Version>,
     reason: String,
@@ -72,9 +73,9 @@ struct LineFact {
     /// Index into [`Knowledge::groups`]: the entries with the same `frame` and `callee`.
     group: usize,
     frame: String,
-    /// `None`: any frame below the top; `Some((re, top))`: the frame above must match `re`, or,
-    /// when `top`, the frame is the top of a throwable whose `new <class>` matches `re`.
-    callee: Option<(Regex, bool)>,
+    /// `None`: any frame below the top; `Some((glob, top))`: the frame above must match `glob`,
+    /// or, when `top`, the frame is the top of a throwable whose `new <class>` matches `glob`.
+    callee: Option<(Glob, bool)>,
     file: String,
     line: u32,
     versions: Vec<Version>,

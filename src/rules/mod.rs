@@ -4,6 +4,7 @@
 pub mod schema;
 
 use crate::glob;
+use crate::glob::Glob;
 use regex::Regex;
 use schema::{Condition, RuleDef};
 use std::sync::OnceLock;
@@ -23,7 +24,7 @@ pub enum Compiled {
     /// See [`Condition::Throwable`].
     Throwable {
         /// Glob over the throwable class.
-        class: Regex,
+        class: Glob,
         /// Regex over the message (unanchored).
         message: Option<Regex>,
         /// Name for later conditions.
@@ -49,7 +50,7 @@ pub enum Compiled {
         /// `any` or a bound name.
         within: String,
         /// Glob over `class.method`.
-        frame: Regex,
+        frame: Glob,
         /// Label for the frame.
         role: Option<String>,
         /// Not needed for the rule to fire.
@@ -71,7 +72,7 @@ pub enum Compiled {
         /// `any` or a bound name.
         within: String,
         /// Glob over `class.method`.
-        frame: Regex,
+        frame: Glob,
         /// The glob as written.
         source: String,
     },
@@ -81,7 +82,7 @@ pub enum Compiled {
 #[derive(Debug)]
 pub struct CompiledStep {
     /// Glob over `class.method`.
-    pub frame: Regex,
+    pub frame: Glob,
     /// The glob as written.
     pub source: String,
     /// Label for the frame.
