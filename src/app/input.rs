@@ -34,12 +34,17 @@ fn put(
         if old == text {
             return;
         }
+        let was_empty = old.is_empty();
         if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE {
             persist::save_previous(Some(&old));
             stash.set(Some(old));
         }
         t.set_value(text);
-        t.set_scroll_top(0);
+        // Back to the top of the new text (an empty area is there already, and setting it would
+        // force a layout while the page opens with a text).
+        if !was_empty {
+            t.set_scroll_top(0);
+        }
         if text.is_empty() {
             // "Clear" disables itself: move focus where the person will type next.
             let _ = t.focus();
@@ -56,8 +61,13 @@ pub fn input_panel(props: &Props) -> Html {
     let oninput = {
         let cb = props.on_input.clone();
         Callback::from(move |e: InputEvent| {
+            // A paste or a drop is a whole change: diagnose it now. Typing waits for a pause.
+            let whole = matches!(
+                e.input_type().as_str(),
+                "insertFromPaste" | "insertFromDrop"
+            );
             if let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() {
-                cb.emit((t.value(), false));
+                cb.emit((t.value(), whole));
             }
         })
     };

@@ -208,7 +208,17 @@ impl Client {
         if let Some(live) = inner.live.as_mut() {
             live.queued = None;
         }
-        if warm && inner.live.is_none() && !inner.unavailable {
+        drop(inner);
+        if warm {
+            self.warm();
+        }
+    }
+
+    /// Starts a worker if none is running, so the first big input does not wait for one
+    /// (loading the module and compiling the catalogue there take ~100-300 ms).
+    pub fn warm(&self) {
+        let mut inner = self.0.borrow_mut();
+        if inner.live.is_none() && !inner.unavailable {
             inner.live = spawn(&self.0, &mut inner);
             if inner.live.is_none() {
                 inner.unavailable = true;

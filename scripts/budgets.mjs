@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// Measures the page against issue 6's budgets, in Debian's headless Chromium (playwright-core):
+//
+//   1. weight: every file of dist/ (wasm + JS + CSS + HTML), gzip -9, against 250,000 bytes;
+//   2. first diagnosis after load: a fresh tab opens a share link of the flagship trace (what a
+//      mailing-list reader clicks); from the navigation's start to the `td:diagnosis-shown`
+//      Performance API mark (set once the finding is in the DOM), against 150 ms. Also reported:
+//      the same for a reload with the text kept in the browser, `td:mounted` (the app runs), and
+//      "Try the example" (click to mark);
+//   3. a 1 MB paste: from the paste's `input` event to the mark of its diagnosis, against 300 ms.
+//
+// Run by scripts/budgets.sh (which builds what it needs). Environment:
+//   DIST_DIR       the built page (default <repo>/dist)
+//   FLAGSHIP_LINK  the `#/s/1.…` fragment of the flagship trace (scripts/budgets.sh makes it)
+//   RUNS           runs per timing (default 7); the median is compared with the budget
+//   CHROMIUM       browser binary (default /usr/bin/chromium)
+//   BUDGETS_STRICT =1: exit 1 when a budget is missed (default: report only)
+//
+// Prints a table and, last, `budgets: N met, M missed`.
+
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import os from 'node:os';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..');
+const DIST = path.resolve(process.env.DIST_DIR || path.join(REPO, 'dist'));
+const RUNS = Math.max(1, Number(process.env.RUNS || 7));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const LINK = process.env.FLAGSHIP_LINK || '';
+const MARK = 'td:diagnosis-shown';
+const MOUNTED = 'td:mounted';
+
+// playwright-core from <repo>/.tools, where scripts/setup.sh installs it.
+const { chromium } = createRequire(path.join(REPO, '.tools', 'package.json'))('playwright-core');
+
+const results = [];
+function report(name, value, budget, unit, note = '') {
+  const met = budget == null ? null : value <= budget;
+  results.push({ name, value, budget, unit, met, note });
+}
+
+// ---- 1. weight
+
+const files = fs.readdirSync(DIST).filter((f) => fs.statSync(path.join(DIST, f)).isFile()).sort();
+let total = 0;
+const kinds = {};
+for (const f of files) {
+  const gz = zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length;
+  total += gz;
+  const kind = path.extname(f).slice(1) || 'other';
+  kinds[kind] = (kinds[kind] || 0) + gz;
+}
+report('page weight, gzip -9 (all of dist/)', total, 250_000, 'B',
+  Object.entries(kinds).map(([k, v]) => `${k} ${v}`).join(', '));
+
+// ---- serve dist/
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  const file = path.join(DIST, decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname));
+  if (!file.startsWith(DIST) || !fs.existsSync(file)) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const BASE = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+};
+const fmt = (xs) => xs.map((x) => x.toFixed(0)).join(' ');
+
+/** Waits for the n-th `td:diagnosis-shown` mark and returns the marks' start times. */
+async function marks(page, name, n = 1, timeout = 30_000) {
+  await page.waitForFunction(([m, k]) => performance.getEntriesByName(m).length >= k, [name, n], { timeout });
+  return page.evaluate((m) => performance.getEntriesByName(m).map((e) => e.startTime), name);
+}
+
+// A fresh context per run: nothing cached, nothing kept (as a reader clicking a link).
+async function freshPage(init) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (init) await context.addInitScript(init);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+// ---- 2. first diagnosis after load
+
+if (LINK) {
+  const shown = [];
+  const mounted = [];
+  for (let i = 0; i < RUNS; i++) {
+    const { context, page } = await freshPage();
+    await page.goto(BASE + LINK, { waitUntil: 'load' });
+    shown.push((await marks(page, MARK))[0]);
+    mounted.push((await marks(page, MOUNTED))[0]);
+    const findings = await page.locator('.finding[data-rule]').count();
+    if (findings === 0) throw new Error('the flagship link shows no finding');
+    await context.close();
+  }
+  report('first diagnosis after load: flagship share link (nav start -> mark)', median(shown), 150, 'ms', `runs ${fmt(shown)}`);
+  report('  of which: app mounted (nav start -> td:mounted)', median(mounted), null, 'ms', `runs ${fmt(mounted)}`);
+} else {
+  console.log('(FLAGSHIP_LINK not set: the share-link timing is skipped; scripts/budgets.sh sets it)');
+}
+
+const flagship = fs.readFileSync(path.join(REPO, 'tests', 'cases', 'seed.txt'), 'utf8');
+{
+  const kept = [];
+  for (let i = 0; i < RUNS; i++) {
+    const { context, page } = await freshPage(
+      // The page keeps texts as gloo's storage does: JSON strings.
+      `try { localStorage.setItem('trace-doctor.input', ${JSON.stringify(JSON.stringify(flagship))}); } catch (e) {}`,
+    );
+    await page.goto(BASE, { waitUntil: 'load' });
+    kept.push((await marks(page, MARK))[0]);
+    await context.close();
+  }
+  report('first diagnosis after load: kept flagship text (nav start -> mark)', median(kept), 150, 'ms', `runs ${fmt(kept)}`);
+}
+{
+  const click = [];
+  for (let i = 0; i < RUNS; i++) {
+    const { context, page } = await freshPage();
+    await page.goto(BASE, { waitUntil: 'load' });
+    await marks(page, MOUNTED);
+    await page.waitForTimeout(300); // the page's idle warm-up is over
+    const t0 = await page.evaluate(() => {
+      const t = performance.now();
+      document.querySelector('#try-example').click();
+      return t;
+    });
+    click.push((await marks(page, MARK)).at(-1) - t0);
+    await context.close();
+  }
+  report('"Try the example" (click -> mark)', median(click), null, 'ms', `runs ${fmt(click)}`);
+}
+
+// ---- 3. a 1 MB paste
+
+{
+  // Distinct traces and log lines, as a TaskManager log holds: the flagship and its log4j form
+  // with their numbers changed, so that they do not all fold into one trace.
+  const log4j = fs.readFileSync(path.join(REPO, 'tests', 'cases', 'seed-log4j.txt'), 'utf8');
+  let big = '';
+  for (let i = 0; big.length < 1_000_000; i++) {
+    const unit = (i % 2 ? log4j : flagship).replaceAll('575', String(1000 + i)).replaceAll(':748)', `:${700 + (i % 90)})`);
+    big += unit + '\n';
+  }
+  big = big.slice(0, 1_000_000);
+  const paste = [];
+  let worker = null;
+  for (let i = 0; i < RUNS; i++) {
+    const { context, page } = await freshPage(
+      "window.__pasteAt = []; addEventListener('input', () => window.__pasteAt.push(performance.now()), true);",
+    );
+    await page.goto(BASE, { waitUntil: 'load' });
+    await marks(page, MOUNTED);
+    await page.waitForTimeout(1500); // a person takes longer to paste; the worker has started
+    const before = await page.evaluate((m) => performance.getEntriesByName(m).length, MARK);
+    // What a paste does, as the page sees it (a clipboard paste of 1 MB would time Chromium's
+    // own insertion of the text too, which is not the page's work).
+    await page.evaluate((t) => {
+      const el = document.querySelector('#trace-input');
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, t);
+      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+    }, big);
+    const all = await marks(page, MARK, before + 1, 60_000);
+    const t0 = await page.evaluate(() => window.__pasteAt[0]);
+    paste.push(all[before] - t0);
+    worker = await page.evaluate(() => JSON.stringify(window.__traceDoctorTimings));
+    await context.close();
+  }
+  report('1 MB paste (input event -> mark)', median(paste), 300, 'ms', `runs ${fmt(paste)}; last run's timings ${worker}`);
+}
+
+await browser.close();
+server.close();
+
+// ---- report
+
+console.log(`Budgets (issue 6), ${RUNS} runs each, median; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
+for (const r of results) {
+  const v = r.unit === 'B' ? `${r.value.toLocaleString('en')} B` : `${r.value.toFixed(0)} ms`;
+  const b = r.budget == null ? '' : r.unit === 'B' ? `${r.budget.toLocaleString('en')} B` : `${r.budget} ms`;
+  const verdict = r.met == null ? '' : r.met ? 'met' : `MISSED by ${r.unit === 'B' ? `${(r.value - r.budget).toLocaleString('en')} B` : `${(r.value - r.budget).toFixed(0)} ms`}`;
+  console.log(`  ${r.name.padEnd(70)} ${v.padStart(12)}  ${b.padStart(10)}  ${verdict}`);
+  if (r.note) console.log(`      ${r.note}`);
+}
+const judged = results.filter((r) => r.met != null);
+const missed = judged.filter((r) => !r.met).length;
+console.log(`budgets: ${judged.length - missed} met, ${missed} missed`);
+process.exit(process.env.BUDGETS_STRICT === '1' && missed > 0 ? 1 : 0);
