@@ -10,6 +10,8 @@
 #               file dist-single/trace-doctor.html from it (scripts/inline.mjs)
 #   7 e2e       node tests/e2e/run.mjs (headless Chromium against dist/; screenshots in tests/e2e/out/)
 #   8 measure   scripts/measure.sh (page weight; MEASURE_BENCH=1 adds the native benchmark)
+#   9 budgets   scripts/budgets.sh (issue 6's budgets in headless Chromium: weight, first
+#               diagnosis after load, a 1 MB paste; reports, fails only with BUDGETS_STRICT=1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,6 +70,7 @@ step build bash scripts/build.sh
 step single node scripts/inline.mjs dist dist-single/trace-doctor.html
 step e2e run_e2e
 step measure bash scripts/measure.sh
+step budgets bash scripts/budgets.sh
 
 echo
 echo "$e2e_line"

@@ -11,7 +11,7 @@ use crate::span::LineIndex;
 pub const MIN_FOLD: usize = 3;
 
 /// How many distinct traces the page renders in full; the rest are counted.
-pub const MAX_TRACES_SHOWN: usize = 20;
+pub const MAX_TRACES_SHOWN: usize = 10;
 
 /// The whole result area.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
