@@ -411,9 +411,6 @@ fn page() -> Html {
                 }
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
-                if state.status == Status::Done && state.model.as_ref().is_some_and(|m| !m.traces.is_empty()) {
-                    <share::Share text={state.input.clone()} />
-                }
                 { result_view(&state) }
             </section>
         </main>
@@ -553,9 +550,19 @@ fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
     }
 }
 
+/// The result: the list of traces when there are several, then each trace (its diagnosis
+/// first), with the Share panel after the first trace's findings so that it never pushes the
+/// diagnosis down.
 fn result_view(state: &State) -> Html {
     let Some(model) = &state.model else {
         return html! {};
+    };
+    let share = || {
+        if state.status == Status::Done {
+            html! { <share::Share text={state.input.clone()} /> }
+        } else {
+            html! {}
+        }
     };
     if model.traces.is_empty() {
         return html! {
@@ -604,7 +611,9 @@ fn result_view(state: &State) -> Html {
                 }
             </details>
         }
-        { for model.traces.iter().map(|t| html! { <trace::TraceCard trace={t.clone()} /> }) }
+        { for model.traces.iter().enumerate().map(|(i, t)| html! {
+            <trace::TraceCard trace={t.clone()}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
+        }) }
         if !model.problems.is_empty() {
             <details class="problems">
                 <summary>{ format!("{} part{} of the text could not be read fully", model.problems.len(), if model.problems.len() == 1 { "" } else { "s" }) }</summary>
