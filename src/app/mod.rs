@@ -7,6 +7,7 @@ mod diagram;
 mod explanation;
 mod finding;
 mod input;
+mod keys;
 mod persist;
 pub mod progress;
 mod share;
@@ -72,8 +73,9 @@ fn jump_to(dom: String) -> Callback<MouseEvent> {
     })
 }
 
-/// Brings `el` into view: opens the `details` that hold it, scrolls to it, focuses it when it
-/// can take the focus, and flashes it.
+/// Brings `el` into view: opens the `details` that hold it, scrolls to it (to the middle of the
+/// window when it is small, like a frame; to the top when it is tall, like a trace), focuses it
+/// when it can take the focus, and flashes it (again, if it flashed before).
 fn reveal(el: &web_sys::Element) {
     let mut node = el.parent_element();
     while let Some(n) = node {
@@ -82,9 +84,22 @@ fn reveal(el: &web_sys::Element) {
         }
         node = n.parent_element();
     }
-    el.scroll_into_view();
+    let window_height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(if f64::from(el.client_height()) * 2.0 < window_height {
+        web_sys::ScrollLogicalPosition::Center
+    } else {
+        web_sys::ScrollLogicalPosition::Start
+    });
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+    let _ = el.class_list().remove_1("flash");
     if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
         let _ = h.focus();
+        // Reading the layout restarts the animation when the class comes back.
+        let _ = h.offset_width();
     }
     let _ = el.class_list().add_1("flash");
 }
@@ -196,6 +211,9 @@ fn page() -> Html {
         });
     }
     let state = use_reducer(State::default);
+    // The keyboard shortcuts and their help (`?`).
+    let help = use_state(|| false);
+    keys::use_shortcuts(help.clone());
     // The pending debounce timer; replacing it cancels the previous one.
     let timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
 
@@ -377,8 +395,12 @@ fn page() -> Html {
                 <Link<Route> to={Route::Home} classes={classes!((route == Route::Home).then_some("current"))}>{"Diagnose"}</Link<Route>>
                 <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ format!("Rules ({})", crate::rules::catalogue().len()) }</Link<Route>>
             </nav>
+            <keys::ShortcutsButton help={help.clone()} />
             <p class="tagline">{"Paste a Flink or JVM stack trace: the root cause, the frames that matter, and the fix. Runs entirely in your browser; nothing is sent anywhere."}</p>
         </header>
+        if *help {
+            <keys::ShortcutsHelp help={help.clone()} />
+        }
         if !matches!(route, Route::Home | Route::Shared { .. }) {
             <main class="layout catalog-layout">
                 { match &route {
