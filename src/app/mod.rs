@@ -433,7 +433,19 @@ fn page() -> Html {
                 }
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
-                { result_view(&state) }
+                // A bar for the big inputs the worker reads (a small one is done before it shows).
+                if state.status == Status::Working && state.input.len() >= WORKER_MIN_BYTES {
+                    <progress id="progress" class="work" max="100" aria-label="Diagnosis progress"
+                        value={percent(state.progress).map(|p| p.to_string())}></progress>
+                }
+                <div class={classes!("results", (state.status != Status::Done).then_some("stale"))}
+                    aria-busy={(state.status != Status::Done && state.model.is_some()).then_some("true")}>
+                    if let Some(model) = &state.model {
+                        <ContextProvider<share::Stale> context={share::Stale(state.status != Status::Done)}>
+                            <Results model={model.clone()} text={state.diagnosed.clone()} />
+                        </ContextProvider<share::Stale>>
+                    }
+                </div>
             </section>
         </main>
         <footer class="foot">
@@ -551,6 +563,17 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
     }
 }
 
+/// How far the worker got, in percent, when it can say (matching rules, preparing the result).
+fn percent(progress: Option<progress::Stage>) -> Option<usize> {
+    match progress? {
+        progress::Stage::Reading => None,
+        progress::Stage::Matching { done, total } => {
+            Some((done * 100).checked_div(total).unwrap_or(100))
+        }
+        progress::Stage::Building => Some(100),
+    }
+}
+
 /// "Diagnosing 10.2 MB… 40%": the size, then what the worker reported (stages it cannot measure
 /// are named, not given a made-up percentage).
 fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
@@ -564,7 +587,7 @@ fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
         Some(progress::Stage::Reading) => format!("Diagnosing {size}… reading the traces"),
         Some(progress::Stage::Matching { done, total }) => format!(
             "Diagnosing {size}… {}% — matching rules: {done} of {total} traces",
-            (done * 100).checked_div(total).unwrap_or(100)
+            percent(progress).unwrap_or(100)
         ),
         Some(progress::Stage::Building) => {
             format!("Diagnosing {size}… 100% — preparing the result")
@@ -572,20 +595,30 @@ fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
     }
 }
 
+/// Properties of [`Results`].
+#[derive(Properties)]
+struct ResultsProps {
+    /// The page model.
+    model: Rc<crate::view::PageModel>,
+    /// The text the model is the result of (the Share panel shares it).
+    text: Rc<str>,
+}
+
+/// By identity: a model is never changed once made, and comparing two big models field by field
+/// on every keystroke would cost more than the render it saves.
+impl PartialEq for ResultsProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.model, &other.model) && Rc::ptr_eq(&self.text, &other.text)
+    }
+}
+
 /// The result: the list of traces when there are several, then each trace (its diagnosis
 /// first), with the Share panel after the first trace's findings so that it never pushes the
 /// diagnosis down.
-fn result_view(state: &State) -> Html {
-    let Some(model) = &state.model else {
-        return html! {};
-    };
-    let share = || {
-        if state.status == Status::Done {
-            html! { <share::Share text={state.input.clone()} /> }
-        } else {
-            html! {}
-        }
-    };
+#[function_component(Results)]
+fn results(props: &ResultsProps) -> Html {
+    let model = &props.model;
+    let share = || html! { <share::Share text={props.text.clone()} /> };
     if model.traces.is_empty() {
         return html! {
             <div class="no-trace" role="note">
