@@ -1558,6 +1558,7 @@ await test('accessibility: axe-core finds no serious or critical violation (diag
     await page.locator('#share > summary').click();
     await page.waitForSelector('#share-link', { timeout: 10_000 });
     found += await audit(`diagnosis + share (${scheme})`);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(OUT, `flagship-${scheme}.png`), fullPage: false });
     await page.evaluate(() => { location.hash = '#/rules'; });
     await page.waitForSelector('.rule-entry', { timeout: 10_000 });
