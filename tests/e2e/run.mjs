@@ -1532,7 +1532,7 @@ await test('typing into a 1 MB text: no main-thread stall of 100 ms or more, pro
 });
 
 // The whole run: nothing left the machine, nothing went wrong between tests.
-await test('accessibility: axe-core finds no serious or critical violation (diagnosis, share, catalog, rule page; light and dark)', async (check) => {
+await test('accessibility: axe-core finds no serious or critical violation (diagnosis, share, shortcuts help, catalog, rule page; light and dark)', async (check) => {
   const axePath = path.join(REPO, '.tools', 'node_modules', 'axe-core', 'axe.min.js');
   if (!check(fs.existsSync(axePath), `${axePath} is missing: run scripts/setup.sh`)) return;
   const axeSource = fs.readFileSync(axePath, 'utf8');
@@ -1560,6 +1560,10 @@ await test('accessibility: axe-core finds no serious or critical violation (diag
     found += await audit(`diagnosis + share (${scheme})`);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(OUT, `flagship-${scheme}.png`), fullPage: false });
+    await page.keyboard.press('?');
+    await page.waitForSelector('#shortcuts-help', { timeout: 5_000 });
+    found += await audit(`shortcuts help (${scheme})`);
+    await page.keyboard.press('Escape');
     await page.evaluate(() => { location.hash = '#/rules'; });
     await page.waitForSelector('.rule-entry', { timeout: 10_000 });
     found += await audit(`catalog (${scheme})`);
@@ -1568,7 +1572,7 @@ await test('accessibility: axe-core finds no serious or critical violation (diag
     found += await audit(`rule page (${scheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
-  console.log(`    axe-core ${JSON.parse(fs.readFileSync(path.join(REPO, '.tools', 'node_modules', 'axe-core', 'package.json'), 'utf8')).version}: ${found} serious or critical violations on 6 views`);
+  console.log(`    axe-core ${JSON.parse(fs.readFileSync(path.join(REPO, '.tools', 'node_modules', 'axe-core', 'package.json'), 'utf8')).version}: ${found} serious or critical violations on 8 views`);
 });
 
 await test('network: every request went to the local server', async (check) => {
