@@ -25,6 +25,7 @@ pub mod report;
 pub mod rules;
 pub mod share;
 pub mod sharing;
+pub mod shortcuts;
 pub mod span;
 pub mod version;
 pub mod view;

@@ -181,6 +181,8 @@ pub struct ExceptionView {
     pub message: String,
     /// 1-based input line of the header.
     pub line: usize,
+    /// Input lines the header covers (more than one when its message runs over several lines).
+    pub header_lines: LineRange,
     /// Role labels on the header.
     pub roles: Vec<String>,
     /// Frames, grouped for folding.
@@ -202,7 +204,56 @@ pub enum FrameBlock {
         label: String,
         /// The frames inside.
         frames: Vec<FrameView>,
+        /// Input lines of the frames inside, first to last (for frames restored from
+        /// `... N more`: the lines of the enclosing exception's frames they repeat).
+        lines: LineRange,
     },
+}
+
+/// A range of 1-based input lines, `first..=last`, for the line-number gutter of the annotated
+/// trace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LineRange {
+    /// First line (1-based).
+    pub first: usize,
+    /// Last line (1-based), at least `first`.
+    pub last: usize,
+}
+
+impl LineRange {
+    /// The range from `first` to `last` (swapped when given the wrong way round).
+    pub fn new(first: usize, last: usize) -> LineRange {
+        LineRange {
+            first: first.min(last),
+            last: first.max(last),
+        }
+    }
+
+    /// The lines a span of bytes covers: the line of its first byte to the line of its last.
+    pub fn of_span(index: &LineIndex, span: crate::span::Span) -> LineRange {
+        LineRange::new(
+            index.line_of(span.start),
+            index.line_of(span.end.saturating_sub(1).max(span.start)),
+        )
+    }
+
+    /// As shown in the gutter: `42`, or `45–56` for several lines.
+    pub fn label(self) -> String {
+        if self.first == self.last {
+            self.first.to_string()
+        } else {
+            format!("{}–{}", self.first, self.last)
+        }
+    }
+
+    /// As read out: `line 42`, or `lines 45 to 56`.
+    pub fn spoken(self) -> String {
+        if self.first == self.last {
+            format!("line {}", self.first)
+        } else {
+            format!("lines {} to {}", self.first, self.last)
+        }
+    }
 }
 
 /// One frame.
@@ -374,6 +425,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 class: th.class.clone(),
                 message: th.message.clone().unwrap_or_default(),
                 line: line(th.header_span.start),
+                header_lines: LineRange::of_span(index, th.header_span),
                 roles: roles_at(ti, None),
                 restored: th
                     .frames
@@ -587,6 +639,7 @@ pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
             _ => out.push(FrameBlock::Folded {
                 label: String::new(),
                 frames: vec![f],
+                lines: LineRange::default(),
             }),
         }
     }
@@ -606,7 +659,17 @@ pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
     }
     let mut out = merged;
     for b in &mut out {
-        if let FrameBlock::Folded { label, frames } = b {
+        if let FrameBlock::Folded {
+            label,
+            frames,
+            lines,
+        } = b
+        {
+            *lines = frames
+                .iter()
+                .fold(LineRange::new(frames[0].line, frames[0].line), |r, f| {
+                    LineRange::new(r.first.min(f.line), r.last.max(f.line))
+                });
             let n = frames.len();
             let what = frames[0].group.label();
             let s = if n == 1 { "" } else { "s" };
@@ -669,6 +732,89 @@ mod tests {
         ] {
             assert!(roles.contains(&want), "{want} missing from {roles:?}");
         }
+    }
+
+    /// Every header, frame and fold of `page` against the input lines it claims to show.
+    fn check_gutter(input: &str, page: &PageModel) -> usize {
+        let lines: Vec<&str> = input.lines().collect();
+        let at = |n: usize| lines.get(n.wrapping_sub(1)).copied().unwrap_or("");
+        let mut checked = 0;
+        let mut check_frame = |f: &FrameView| {
+            let (class, method) = f.name.rsplit_once('.').unwrap_or_default();
+            let want = format!("{}{class}.{method}(", f.package);
+            assert!(
+                at(f.line).contains(&want),
+                "line {}: {:?} lacks {want}",
+                f.line,
+                at(f.line)
+            );
+            checked += 1;
+        };
+        for t in &page.traces {
+            for e in &t.chain {
+                assert_eq!(e.line, e.header_lines.first);
+                assert!(
+                    at(e.line).contains(e.class.rsplit('.').next().unwrap_or_default()),
+                    "header line {}: {:?} lacks {}",
+                    e.line,
+                    at(e.line),
+                    e.class
+                );
+                for b in &e.blocks {
+                    match b {
+                        FrameBlock::Shown(v) => v.iter().for_each(&mut check_frame),
+                        FrameBlock::Folded { frames, lines, .. } => {
+                            frames.iter().for_each(&mut check_frame);
+                            let min = frames.iter().map(|f| f.line).min();
+                            let max = frames.iter().map(|f| f.line).max();
+                            assert_eq!((Some(lines.first), Some(lines.last)), (min, max));
+                        }
+                    }
+                }
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn gutter_line_numbers_are_the_lines_of_the_pasted_text() {
+        let input = crate::FLAGSHIP_EXAMPLE;
+        let page = build(input, &crate::diagnose(input));
+        let chain = &page.traces[0].chain;
+        // `Caused by:` lines of tests/cases/seed.txt (1-based), root cause first.
+        assert_eq!(chain[0].header_lines, LineRange::new(42, 42));
+        assert_eq!(chain[1].line, 26);
+        assert_eq!(
+            chain[2].header_lines,
+            LineRange::new(2, 4),
+            "the IOException's message runs over lines 2-4"
+        );
+        assert_eq!(chain[2].header_lines.label(), "2–4");
+        assert_eq!(chain[2].header_lines.spoken(), "lines 2 to 4");
+        assert_eq!(chain[0].header_lines.spoken(), "line 42");
+        let folds: Vec<LineRange> = chain
+            .iter()
+            .flat_map(|e| &e.blocks)
+            .filter_map(|b| match b {
+                FrameBlock::Folded { lines, .. } => Some(*lines),
+                FrameBlock::Shown(_) => None,
+            })
+            .collect();
+        assert!(!folds.is_empty());
+        assert!(folds.iter().all(|r| r.first < r.last), "{folds:?}");
+        assert!(check_gutter(input, &page) > 40);
+        // The same text with CRLF line ends, behind a mail quote and a line of prose: the
+        // numbers move with it.
+        let quoted = format!(
+            "Hi all, we see this:\r\n{}",
+            input
+                .lines()
+                .map(|l| format!("> {l}\r\n"))
+                .collect::<String>()
+        );
+        let page = build(&quoted, &crate::diagnose(&quoted));
+        assert_eq!(page.traces[0].chain[0].line, 43);
+        assert!(check_gutter(&quoted, &page) > 40);
     }
 
     #[test]

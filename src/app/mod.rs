@@ -7,6 +7,7 @@ mod diagram;
 mod explanation;
 mod finding;
 mod input;
+mod keys;
 mod persist;
 pub mod progress;
 mod share;
@@ -72,8 +73,9 @@ fn jump_to(dom: String) -> Callback<MouseEvent> {
     })
 }
 
-/// Brings `el` into view: opens the `details` that hold it, scrolls to it, focuses it when it
-/// can take the focus, and flashes it.
+/// Brings `el` into view: opens the `details` that hold it, scrolls to it (to the middle of the
+/// window when it is small, like a frame; to the top when it is tall, like a trace), focuses it
+/// when it can take the focus, and flashes it (again, if it flashed before).
 fn reveal(el: &web_sys::Element) {
     let mut node = el.parent_element();
     while let Some(n) = node {
@@ -82,9 +84,22 @@ fn reveal(el: &web_sys::Element) {
         }
         node = n.parent_element();
     }
-    el.scroll_into_view();
+    let window_height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(if f64::from(el.client_height()) * 2.0 < window_height {
+        web_sys::ScrollLogicalPosition::Center
+    } else {
+        web_sys::ScrollLogicalPosition::Start
+    });
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+    let _ = el.class_list().remove_1("flash");
     if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
         let _ = h.focus();
+        // Reading the layout restarts the animation when the class comes back.
+        let _ = h.offset_width();
     }
     let _ = el.class_list().add_1("flash");
 }
@@ -215,6 +230,9 @@ fn page() -> Html {
         });
     }
     let state = use_reducer(State::default);
+    // The keyboard shortcuts and their help (`?`).
+    let help = use_state(|| false);
+    keys::use_shortcuts(help.clone());
     // The pending debounce timer; replacing it cancels the previous one.
     let timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
 
@@ -409,8 +427,12 @@ fn page() -> Html {
                 <Link<Route> to={Route::Home} classes={classes!((route == Route::Home).then_some("current"))}>{"Diagnose"}</Link<Route>>
                 <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ format!("Rules ({})", crate::rules::catalogue().len()) }</Link<Route>>
             </nav>
+            <keys::ShortcutsButton help={help.clone()} />
             <p class="tagline">{"Paste a Flink or JVM stack trace: the root cause, the frames that matter, and the fix. Runs entirely in your browser; nothing is sent anywhere."}</p>
         </header>
+        if *help {
+            <keys::ShortcutsHelp help={help.clone()} />
+        }
         if !matches!(route, Route::Home | Route::Shared { .. }) {
             <main class="layout catalog-layout">
                 { match &route {
@@ -443,10 +465,19 @@ fn page() -> Html {
                 }
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
-                if state.status == Status::Done && state.model.as_ref().is_some_and(|m| !m.traces.is_empty()) {
-                    <share::Share text={state.input.clone()} />
+                // A bar for the big inputs the worker reads (a small one is done before it shows).
+                if state.status == Status::Working && state.input.len() >= WORKER_MIN_BYTES {
+                    <progress id="progress" class="work" max="100" aria-label="Diagnosis progress"
+                        value={percent(state.progress).map(|p| p.to_string())}></progress>
                 }
-                { result_view(&state) }
+                <div class={classes!("results", (state.status != Status::Done).then_some("stale"))}
+                    aria-busy={(state.status != Status::Done && state.model.is_some()).then_some("true")}>
+                    if let Some(model) = &state.model {
+                        <ContextProvider<share::Stale> context={share::Stale(state.status != Status::Done)}>
+                            <Results model={model.clone()} text={state.diagnosed.clone()} />
+                        </ContextProvider<share::Stale>>
+                    }
+                </div>
             </section>
         </main>
         <footer class="foot">
@@ -564,6 +595,17 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
     }
 }
 
+/// How far the worker got, in percent, when it can say (matching rules, preparing the result).
+fn percent(progress: Option<progress::Stage>) -> Option<usize> {
+    match progress? {
+        progress::Stage::Reading => None,
+        progress::Stage::Matching { done, total } => {
+            Some((done * 100).checked_div(total).unwrap_or(100))
+        }
+        progress::Stage::Building => Some(100),
+    }
+}
+
 /// "Diagnosing 10.2 MB… 40%": the size, then what the worker reported (stages it cannot measure
 /// are named, not given a made-up percentage).
 fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
@@ -577,7 +619,7 @@ fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
         Some(progress::Stage::Reading) => format!("Diagnosing {size}… reading the traces"),
         Some(progress::Stage::Matching { done, total }) => format!(
             "Diagnosing {size}… {}% — matching rules: {done} of {total} traces",
-            (done * 100).checked_div(total).unwrap_or(100)
+            percent(progress).unwrap_or(100)
         ),
         Some(progress::Stage::Building) => {
             format!("Diagnosing {size}… 100% — preparing the result")
@@ -585,10 +627,30 @@ fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
     }
 }
 
-fn result_view(state: &State) -> Html {
-    let Some(model) = &state.model else {
-        return html! {};
-    };
+/// Properties of [`Results`].
+#[derive(Properties)]
+struct ResultsProps {
+    /// The page model.
+    model: Rc<crate::view::PageModel>,
+    /// The text the model is the result of (the Share panel shares it).
+    text: Rc<str>,
+}
+
+/// By identity: a model is never changed once made, and comparing two big models field by field
+/// on every keystroke would cost more than the render it saves.
+impl PartialEq for ResultsProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.model, &other.model) && Rc::ptr_eq(&self.text, &other.text)
+    }
+}
+
+/// The result: the list of traces when there are several, then each trace (its diagnosis
+/// first), with the Share panel after the first trace's findings so that it never pushes the
+/// diagnosis down.
+#[function_component(Results)]
+fn results(props: &ResultsProps) -> Html {
+    let model = &props.model;
+    let share = || html! { <share::Share text={props.text.clone()} /> };
     if model.traces.is_empty() {
         return html! {
             <div class="no-trace" role="note">
@@ -636,7 +698,9 @@ fn result_view(state: &State) -> Html {
                 }
             </details>
         }
-        { for model.traces.iter().map(|t| html! { <trace::TraceCard trace={t.clone()} /> }) }
+        { for model.traces.iter().enumerate().map(|(i, t)| html! {
+            <trace::TraceCard trace={t.clone()}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
+        }) }
         if !model.problems.is_empty() {
             <details class="problems">
                 <summary>{ format!("{} part{} of the text could not be read fully", model.problems.len(), if model.problems.len() == 1 { "" } else { "s" }) }</summary>

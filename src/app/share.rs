@@ -11,9 +11,16 @@ use yew_hooks::use_clipboard;
 /// Properties of [`Share`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// The text in the input.
+    /// The text diagnosed on the page (the one to share).
     pub text: Rc<str>,
 }
+
+/// Context for [`Share`]: true when the person changed the text since it was diagnosed. The
+/// panel then stays in place (the page does not jump while they type) but its controls are off
+/// until the new text is diagnosed. A context, so that only the panel renders again when it
+/// changes, not the whole result around it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stale(pub bool);
 
 /// The sections of the page (`details[data-default-open]`: exceptions, frame folds) whose open
 /// state the person changed, by DOM id.
@@ -67,6 +74,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// The Share panel.
 #[function_component(Share)]
 pub fn share(props: &Props) -> Html {
+    let stale = use_context::<Stale>().is_some_and(|s| s.0);
     let open = use_state(|| false);
     let redact = use_state(|| true);
     let clipboard = use_clipboard();
@@ -121,7 +129,7 @@ pub fn share(props: &Props) -> Html {
     let body = match panel.as_ref() {
         None => html! {},
         Some(Err(why)) => html! { <p class="share-note" role="note">{ why.to_string() }</p> },
-        Some(Ok(p)) => panel_view(p, *redact, on_redact, &copy, &copied),
+        Some(Ok(p)) => panel_view(p, *redact, stale, on_redact, &copy, &copied),
     };
     html! {
         <details class="share" id="share" {ontoggle}>
@@ -134,6 +142,7 @@ pub fn share(props: &Props) -> Html {
 fn panel_view(
     p: &SharePanel,
     redact: bool,
+    stale: bool,
     on_redact: Callback<Event>,
     copy: &dyn Fn(String) -> Callback<MouseEvent>,
     copied: &dyn Fn(&str) -> Html,
@@ -160,7 +169,10 @@ fn panel_view(
     };
     let o = &p.offer;
     html! {
-        <div class="share-body">
+        <fieldset class="share-body" disabled={stale}>
+            if stale {
+                <legend class="share-note">{"Updating for the text you changed…"}</legend>
+            }
             <fieldset class="redaction">
                 <legend>{"Before sharing"}</legend>
                 <label><input type="checkbox" id="redact" checked={redact} onchange={on_redact} />
@@ -227,6 +239,6 @@ fn panel_view(
                     <pre id="digest-plain" class="digest" tabindex="0">{ &p.plain_text }</pre>
                 </details>
             </div>
-        </div>
+        </fieldset>
     }
 }

@@ -59,8 +59,13 @@ pub struct State {
     pub generation: u64,
     /// Where the diagnosis stands.
     pub status: Status,
-    /// The result for `input` (when `status` is `Done`).
+    /// The result for `input` when `status` is `Done`. While the person types (`Pending`,
+    /// `Working`) it is the result of the text before, shown dimmed until the new one replaces
+    /// it, so the page neither flickers nor tears down and rebuilds the result on every key.
+    /// `None` for an empty text and after an error.
     pub model: Option<Rc<PageModel>>,
+    /// The text `model` was made from (what the Share panel shares).
+    pub diagnosed: Rc<str>,
     /// Timing of the last diagnosis.
     pub timings: Timings,
     /// How far the worker got with `input` (while `status` is `Working`).
@@ -73,6 +78,7 @@ impl Default for State {
     fn default() -> Self {
         State {
             input: Rc::from(""),
+            diagnosed: Rc::from(""),
             generation: 0,
             status: Status::Idle,
             model: None,
@@ -134,7 +140,12 @@ impl Reducible for State {
                 } else {
                     Status::Pending
                 },
-                model: None,
+                model: if text.trim().is_empty() {
+                    None
+                } else {
+                    self.model.clone()
+                },
+                diagnosed: self.diagnosed.clone(),
                 generation: self.generation + 1,
                 input: text,
                 timings: self.timings,
@@ -162,6 +173,7 @@ impl Reducible for State {
                 Rc::new(State {
                     status: Status::Done,
                     model: Some(Rc::new(model)),
+                    diagnosed: self.input.clone(),
                     timings: Timings {
                         diagnose_ms,
                         bytes: self.input.len(),
@@ -189,6 +201,7 @@ impl Reducible for State {
                 Rc::new(State {
                     status: Status::Done,
                     model: Some(model),
+                    diagnosed: self.input.clone(),
                     timings: Timings {
                         diagnose_ms,
                         bytes: self.input.len(),
@@ -205,6 +218,7 @@ impl Reducible for State {
             } if generation == self.generation && self.status == Status::Working => {
                 Rc::new(State {
                     status: Status::Error,
+                    model: None,
                     progress: None,
                     error: Some(message),
                     ..(*self).clone()

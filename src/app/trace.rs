@@ -1,4 +1,4 @@
-//! One distinct trace: its context facts, findings and the annotated cause chain.
+//! One distinct trace: its findings, the context facts, and the annotated cause chain.
 
 use super::{chain::Chain, finding::FindingCard};
 use crate::view::TraceView;
@@ -9,9 +9,13 @@ use yew::prelude::*;
 pub struct Props {
     /// The trace to show.
     pub trace: TraceView,
+    /// Shown right after the findings (the page's Share panel, on the first trace).
+    #[prop_or_default]
+    pub children: Html,
 }
 
-/// A trace: facts, then the diagnosis, then the annotated trace.
+/// A trace: the diagnosis first, then the facts read from the text (a compact card), then the
+/// annotated trace.
 #[function_component(TraceCard)]
 pub fn trace_card(props: &Props) -> Html {
     let t = &props.trace;
@@ -23,22 +27,6 @@ pub fn trace_card(props: &Props) -> Html {
     html! {
         <article class="trace" id={t.dom_id.clone()} aria-label={format!("Trace {}", t.number)}>
             <h2 class="trace-head">{ format!("{} {} · lines {}–{}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number, t.lines.0, t.lines.1) }</h2>
-            if !t.facts.is_empty() {
-                <dl class="context">
-                    { for t.facts.iter().map(|f| html! {
-                        <div class="fact" data-fact={f.key.clone()}>
-                            <dt>{ &f.label }</dt>
-                            <dd>{ &f.value }</dd>
-                        </div>
-                    }) }
-                </dl>
-            }
-            if !t.version_reasons.is_empty() {
-                <details class="version-reasons">
-                    <summary>{"How the version was read"}</summary>
-                    <ul>{ for t.version_reasons.iter().map(|r| html! { <li>{ r }</li> }) }</ul>
-                </details>
-            }
             if let Some((name, state)) = &t.thread {
                 <section class="finding none thread">
                     <h3>{ format!("Thread \"{name}\"") }</h3>
@@ -59,7 +47,26 @@ pub fn trace_card(props: &Props) -> Html {
                 </section>
             }
             { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} dom={AttrValue::from(format!("{}-f{i}", t.dom_id))} /> }) }
-            <Chain chain={t.chain.clone()} />
+            { props.children.clone() }
+            if !t.facts.is_empty() {
+                <section class="facts" aria-label="Read from the trace">
+                    <dl class="context">
+                        { for t.facts.iter().map(|f| html! {
+                            <div class="fact" data-fact={f.key.clone()}>
+                                <dt>{ &f.label }</dt>
+                                <dd>{ &f.value }</dd>
+                            </div>
+                        }) }
+                    </dl>
+                    if !t.version_reasons.is_empty() {
+                        <details class="version-reasons">
+                            <summary>{"How the version was read"}</summary>
+                            <ul>{ for t.version_reasons.iter().map(|r| html! { <li>{ r }</li> }) }</ul>
+                        </details>
+                    }
+                </section>
+            }
+            <Chain chain={t.chain.clone()} last_line={t.lines.1} />
         </article>
     }
 }
