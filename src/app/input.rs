@@ -62,10 +62,12 @@ pub fn input_panel(props: &Props) -> Html {
         let cb = props.on_input.clone();
         Callback::from(move |e: InputEvent| {
             // A paste or a drop is a whole change: diagnose it now. Typing waits for a pause.
-            let whole = matches!(
-                e.input_type().as_str(),
-                "insertFromPaste" | "insertFromDrop"
-            );
+            // Read defensively: an `input` event made by a script may be a plain `Event`, with
+            // no `inputType` (web-sys' getter would throw).
+            let kind = js_sys::Reflect::get(&e, &"inputType".into())
+                .ok()
+                .and_then(|v| v.as_string());
+            let whole = matches!(kind.as_deref(), Some("insertFromPaste" | "insertFromDrop"));
             if let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() {
                 cb.emit((t.value(), whole));
             }

@@ -92,7 +92,7 @@ pub enum Condition {
     Throwable {
         /// Glob over the fully qualified class.
         class: String,
-        /// Regex over the message, unanchored.
+        /// Regex over the message, unanchored (`regex-lite` syntax: `\w`, `\d`, `\s`, `\b` are ASCII).
         #[serde(default)]
         message: Option<String>,
         /// Name for later conditions' `within`.
