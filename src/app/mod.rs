@@ -113,6 +113,10 @@ fn now_ms() -> Option<f64> {
 /// where they take a few milliseconds (less than a round trip to the worker).
 pub const WORKER_MIN_BYTES: usize = 200_000;
 
+/// Inputs at least this big (bytes) show "working" (painted before the work starts); smaller
+/// ones are diagnosed at once (~10 ms or less in wasm).
+const SHOW_WORKING_FROM_BYTES: usize = 64 * 1024;
+
 /// How long after the page first renders its warm-up starts (ms): after the diagnosis of a text
 /// the page opens with, before a person can paste.
 const WARM_UP_AFTER_MS: u32 = 400;
@@ -250,6 +254,14 @@ fn page() -> Html {
             let dispatcher = state.dispatcher();
             let client = client.clone();
             let t = Timeout::new(delay, move || {
+                if text.len() < SHOW_WORKING_FROM_BYTES {
+                    // Done within a frame or two: no "working" state to paint first.
+                    dispatcher.dispatch(Action::Diagnose {
+                        generation,
+                        now: now_ms,
+                    });
+                    return;
+                }
                 dispatcher.dispatch(Action::Working(generation));
                 if text.len() >= WORKER_MIN_BYTES {
                     if let worker::Submitted::Worker = client.submit(generation, &text) {
