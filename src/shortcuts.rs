@@ -78,9 +78,10 @@ pub fn key_label(key: &str) -> &str {
 /// `key` is `KeyboardEvent.key`; `modified` is true when Ctrl, Alt or Meta is held (those
 /// combinations belong to the browser and the system; Shift is part of `?`); `typing` is true
 /// when the focus is in a place that takes text (a text area, a text box, an editable element),
-/// where every key is the person's text and no shortcut fires.
+/// where every key is the person's text and no shortcut fires, but Esc (which types nothing) to
+/// close the help.
 pub fn shortcut(key: &str, modified: bool, typing: bool) -> Option<Shortcut> {
-    if modified || typing {
+    if modified || (typing && key != "Escape") {
         return None;
     }
     BINDINGS
@@ -116,10 +117,14 @@ mod tests {
     fn nothing_fires_while_typing_or_with_ctrl_alt_meta() {
         for b in BINDINGS {
             for key in b.keys {
-                assert_eq!(shortcut(key, false, true), None, "{key} while typing");
+                if *key != "Escape" {
+                    assert_eq!(shortcut(key, false, true), None, "{key} while typing");
+                }
                 assert_eq!(shortcut(key, true, false), None, "{key} with a modifier");
             }
         }
+        // Esc types nothing: it closes the help from a text field too.
+        assert_eq!(shortcut("Escape", false, true), Some(Shortcut::Close));
     }
 
     #[test]

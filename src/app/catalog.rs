@@ -6,19 +6,25 @@ use super::explanation::Explanation;
 use super::trace::TraceCard;
 use super::Route;
 use crate::catalog;
+use gloo::storage::{SessionStorage, Storage};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 use yew_router::prelude::*;
+
+/// The sessionStorage key of the rules filter.
+const FILTER_KEY: &str = "trace-doctor.rule-filter";
 
 /// `#/rules`: every rule, grouped by category.
 #[function_component(RuleList)]
 pub fn rule_list() -> Html {
     let groups = use_memo((), |_| catalog::groups());
-    let filter = use_state(String::new);
+    // Kept for the tab (sessionStorage), so coming back from a rule page finds it as it was.
+    let filter = use_state(|| SessionStorage::get::<String>(FILTER_KEY).unwrap_or_default());
     let oninput = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                let _ = SessionStorage::set(FILTER_KEY, i.value());
                 filter.set(i.value());
             }
         })

@@ -175,16 +175,20 @@ fn step(forward: bool) -> bool {
     true
 }
 
-/// Expands or collapses the `details` whose title has the focus, or that holds the focus;
-/// collapsing a group gives the focus to its title, so it stays visible. False when the focus
-/// is in no group.
+/// Expands or collapses the `details` whose title has the focus, or that holds the focus (for a
+/// frame: only a fold of frames); collapsing a group gives the focus to its title, so it stays
+/// visible. False when the focus is in no group.
 fn toggle_focused() -> bool {
     let Some(active) = document().and_then(|d| d.active_element()) else {
         return false;
     };
     let on_title = active.tag_name().eq_ignore_ascii_case("summary");
+    // On a frame, the group is the fold of frames around it, if any: collapsing the whole
+    // exception would hide the frame the person just moved to.
     let details = if on_title {
         active.parent_element()
+    } else if active.class_list().contains("frame") {
+        active.closest("li.fold > details").ok().flatten()
     } else {
         active.closest("details").ok().flatten()
     };

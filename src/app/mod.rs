@@ -130,6 +130,58 @@ fn debounce_ms(bytes: usize) -> u32 {
     }
 }
 
+/// The tab's title for a route.
+fn page_title(route: &Route) -> String {
+    const SITE: &str = "Trace Doctor";
+    match route {
+        Route::Home | Route::Shared { .. } => {
+            format!("{SITE} — Flink and JVM stack traces explained")
+        }
+        Route::Rules => format!("Rules — {SITE}"),
+        Route::Rule { id } => match crate::rules::by_id(id) {
+            Some(r) => format!("{} — {SITE}", r.def.title),
+            None => format!("Unknown rule — {SITE}"),
+        },
+        Route::NotFound => format!("Page not found — {SITE}"),
+    }
+}
+
+/// Puts the focus on the first heading of the page shown (without scrolling to it).
+fn focus_heading(d: &web_sys::Document) {
+    let heading = d
+        .query_selector("main:not([hidden]) h2, main:not([hidden]) h1")
+        .ok()
+        .flatten()
+        .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(h) = heading {
+        if !h.has_attribute("tabindex") {
+            let _ = h.set_attribute("tabindex", "-1");
+        }
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = h.focus_with_options(&options);
+    }
+}
+
+/// Saves the text waiting in `unsaved` (for its save timer) when the page is hidden or left
+/// (`visibilitychange`, `pagehide`): a reload or a closed tab right after typing loses nothing.
+/// The listeners live as long as the page.
+fn keep_on_hide(unsaved: Rc<RefCell<Option<String>>>) {
+    let flush = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        if let Some(text) = unsaved.borrow_mut().take() {
+            let _ = persist::save(&text);
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let f = flush.as_ref().unchecked_ref();
+        let _ = w.add_event_listener_with_callback("pagehide", f);
+        if let Some(d) = w.document() {
+            let _ = d.add_event_listener_with_callback("visibilitychange", f);
+        }
+    }
+    flush.forget();
+}
+
 /// Sets a Performance API mark (`performance.mark(name)`), read by `scripts/budgets.mjs`.
 /// The names: [`MARK_MOUNTED`], [`MARK_DIAGNOSIS_SHOWN`].
 fn mark(name: &str) {
@@ -225,11 +277,21 @@ fn page() -> Html {
         })
     };
     {
-        // A new page starts at its top.
+        // A new page starts at its top, says what it is in the tab's title, and (after the first
+        // page) takes the focus on its heading, so keyboard and screen-reader users land on it.
         let route = route.clone();
-        use_effect_with(route, |_| {
+        let first = use_mut_ref(|| true);
+        use_effect_with(route, move |route| {
             if let Some(w) = web_sys::window() {
                 w.scroll_to_with_x_and_y(0.0, 0.0);
+                if let Some(d) = w.document() {
+                    d.set_title(&page_title(route));
+                    if !std::mem::replace(&mut *first.borrow_mut(), false)
+                        && !matches!(route, Route::Shared { .. })
+                    {
+                        focus_heading(&d);
+                    }
+                }
             }
         });
     }
@@ -282,9 +344,15 @@ fn page() -> Html {
         })
     };
 
-    // The text is kept in this browser (localStorage) a moment after each change.
+    // The text is kept in this browser (localStorage) a moment after each change, and at once
+    // when the page is hidden, reloaded or closed before that moment.
     let kept = use_state(|| None::<persist::Kept>);
     let save_timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
+    let unsaved: Rc<RefCell<Option<String>>> = use_mut_ref(|| None);
+    {
+        let unsaved = unsaved.clone();
+        use_effect_with((), move |_| keep_on_hide(unsaved));
+    }
     let on_input = {
         let state = state.clone();
         let schedule = schedule.clone();
@@ -292,10 +360,13 @@ fn page() -> Html {
         let client = client.clone();
         Callback::from(move |(text, immediate): (String, bool)| {
             {
-                let text = text.clone();
+                *unsaved.borrow_mut() = Some(text.clone());
+                let unsaved = unsaved.clone();
                 let kept = kept.clone();
                 *save_timer.borrow_mut() = Some(Timeout::new(500, move || {
-                    kept.set(Some(persist::save(&text)));
+                    if let Some(text) = unsaved.borrow_mut().take() {
+                        kept.set(Some(persist::save(&text)));
+                    }
                 }));
             }
             let bytes = text.len();

@@ -644,6 +644,7 @@ await test('line numbers: the gutter gives each header, frame and fold its lines
   });
   check(copied.includes('at java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)'), `the selection holds the frames: ${JSON.stringify(copied.slice(0, 120))}`);
   check(!/^\s*\d+\s*(–\s*\d+)?\s*$/m.test(copied) && !/^\s*\d+\s*at /m.test(copied), `line numbers in the copied text: ${JSON.stringify(copied.slice(0, 200))}`);
+  check(!/, lines? \d/.test(copied) && !copied.includes('the map being iterated'), `words for screen readers or role labels in the copied text: ${JSON.stringify(copied.slice(0, 300))}`);
   const exposed = await page.$$eval('.chain .ln', (els) => els.filter((e) => e.getAttribute('aria-hidden') !== 'true' || e.textContent !== '').length);
   check(exposed === 0, `${exposed} gutter cells are exposed to screen readers or hold text`);
   const spoken = await page.$eval('.chain .exception.root > summary', (s) => s.querySelector('.sr-only')?.textContent || '');
@@ -691,11 +692,15 @@ await test('keyboard: / focuses the input, j/k walk the highlighted frames, o to
   check((await focused(page))?.id === ids[1], 'n is j');
   await page.keyboard.press('p');
   check((await focused(page))?.id === ids[0], 'p is k');
-  // o on a frame folds its exception and leaves the focus on the exception's title; o again opens it.
+  // o on a highlighted frame outside a fold leaves its exception open and the focus on the frame
+  // (it toggles only a fold of frames around it); o on the exception's title closes and opens it.
   const exId = await page.evaluate(() => document.activeElement.closest('details.exception').id);
   await page.keyboard.press('o');
-  const afterO = await page.evaluate((id) => ({ open: document.getElementById(id).open, title: document.activeElement.parentElement?.id === id && document.activeElement.tagName === 'SUMMARY' }), exId);
-  check(!afterO.open && afterO.title, `o on a frame: exception open ${afterO.open}, focus on its title ${afterO.title}`);
+  const afterO = await page.evaluate((id) => ({ open: document.getElementById(id).open, frame: document.activeElement.classList.contains('frame') }), exId);
+  check(afterO.open && afterO.frame, `o on a frame: exception open ${afterO.open}, focus still on the frame ${afterO.frame}`);
+  await page.focus(`[id="${exId}"] > summary`);
+  await page.keyboard.press('o');
+  check(!(await page.evaluate((id) => document.getElementById(id).open, exId)), 'o on the title closes the exception');
   await page.keyboard.press('o');
   check(await page.evaluate((id) => document.getElementById(id).open, exId), 'o on the title opens the exception again');
   // o and Enter on a folded group.
@@ -717,6 +722,11 @@ await test('keyboard: / focuses the input, j/k walk the highlighted frames, o to
   await page.keyboard.press('Escape');
   check((await help.count()) === 0, 'Esc did not close the help');
   check(await page.evaluate((id) => document.activeElement === document.querySelector(`[id="${id}"] > summary`), fold), 'the focus went back to where it was');
+  // Esc closes it from the trace input too (Esc types nothing).
+  await page.keyboard.press('?');
+  await page.focus('#trace-input');
+  await page.keyboard.press('Escape');
+  check((await help.count()) === 0, 'Esc in the trace input did not close the help');
   // The discreet button opens it too, and its Close button closes it.
   await page.click('#shortcuts-button');
   check(await help.isVisible(), 'the "Keyboard shortcuts" button did not open the help');
@@ -890,6 +900,11 @@ await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its o
   const listed = await page.$$eval('.rule-entry[data-rule]', (els) => els.map((e) => e.getAttribute('data-rule')).sort());
   check(JSON.stringify(listed) === JSON.stringify(ids), `#/rules lists ${listed.length} rules, rule folders hold ${ids.length}: missing ${ids.filter((i) => !listed.includes(i))}`);
   await page.screenshot({ path: path.join(OUT, 'catalog.png'), fullPage: false });
+  // The diagnoser, kept mounted under the catalog, is not displayed (nor focusable), and the tab
+  // says which page this is.
+  const hiddenDiagnoser = await page.evaluate(() => [...document.querySelectorAll('main[hidden]')].map((m) => getComputedStyle(m).display));
+  check(hiddenDiagnoser.length === 1 && hiddenDiagnoser.every((d) => d === 'none'), `hidden main elements display as ${JSON.stringify(hiddenDiagnoser)}`);
+  check((await page.title()).startsWith('Rules'), `the catalog's title is ${JSON.stringify(await page.title())}`);
   // The filter narrows the list.
   // Typed key by key, as a person does: the box keeps the focus while the list changes.
   await page.click('#rule-filter');
@@ -898,6 +913,13 @@ await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its o
   check((await page.inputValue('#rule-filter')) === 'ConcurrentModification', `the filter box holds ${await page.inputValue('#rule-filter')}`);
   const filtered = await page.locator('.rule-entry').count();
   check(filtered > 0 && filtered < ids.length, `filter "ConcurrentModification" kept ${filtered} of ${ids.length}`);
+  // A rule page and back: the filter is as it was, the rule page has its title.
+  await page.click('.rule-entry a');
+  await page.waitForSelector('.rule-page');
+  check((await page.title()).endsWith('— Trace Doctor') && !(await page.title()).startsWith('Rules'), `a rule page's title is ${JSON.stringify(await page.title())}`);
+  await page.goBack();
+  await page.locator('#rule-filter').waitFor();
+  check((await page.inputValue('#rule-filter')) === 'ConcurrentModification', `back on the list the filter holds ${JSON.stringify(await page.inputValue('#rule-filter'))}`);
   const failures = [];
   for (const id of ids) {
     // Navigating by hash (no reload) is how the page's own links move.
@@ -950,6 +972,15 @@ await test('persistence: the typed text survives a reload, kept in this browser 
   check((await page.inputValue('#trace-input')) === typed, 'the text is back after a reload');
   await waitDone(page, 10_000);
   check((await page.textContent('#status')).includes('1 distinct trace'), `status after reload: ${await page.textContent('#status')}`);
+  // Typed and reloaded at once, before the save delay: kept when the page was hidden.
+  await page.focus('#trace-input');
+  await page.keyboard.press('End');
+  await page.keyboard.type('// a note');
+  await page.reload({ waitUntil: 'load' });
+  await page.locator('#trace-input').waitFor({ state: 'visible' });
+  await eventually(async () => (await page.inputValue('#trace-input')).endsWith('// a note'), 5_000);
+  check((await page.inputValue('#trace-input')).endsWith('// a note'), 'a note typed right before a reload was lost');
+  await waitDone(page, 10_000);
   // Clearing removes the kept copy (after the save delay).
   await page.click('#clear');
   const gone = () => page.evaluate(() => localStorage.getItem('trace-doctor.input') === null && sessionStorage.getItem('trace-doctor.input') === null);
