@@ -50,6 +50,7 @@ pub fn diagram_svg(props: &Props) -> Html {
     html! {
         <figure class="diagram">
             <h4 aria-hidden="true">{ &d.title }</h4>
+            <p class="dg-hint" aria-hidden="true">{"Scroll sideways for the whole timeline →"}</p>
             <div class="dg-scroll" tabindex="0" aria-label="Diagram (scrolls sideways on narrow screens)">
             <svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox={format!("0 0 {width} {height}")}
                 aria-labelledby={title_id.clone()} aria-describedby={desc_id.clone()}
