@@ -20,6 +20,7 @@ pub mod glob;
 pub mod matcher;
 pub mod model;
 pub mod parse;
+pub mod pattern;
 pub mod redact;
 pub mod report;
 pub mod rules;

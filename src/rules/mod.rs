@@ -5,7 +5,7 @@ pub mod schema;
 
 use crate::glob;
 use crate::glob::Glob;
-use regex::Regex;
+use crate::pattern::MessagePattern;
 use schema::{Condition, RuleDef};
 use std::sync::OnceLock;
 
@@ -25,8 +25,8 @@ pub enum Compiled {
     Throwable {
         /// Glob over the throwable class.
         class: Glob,
-        /// Regex over the message (unanchored).
-        message: Option<Regex>,
+        /// Regex over the message (unanchored), with its literal prefilter.
+        message: Option<MessagePattern>,
         /// Name for later conditions.
         bind: Option<String>,
         /// Label for the header.
@@ -139,7 +139,7 @@ impl Rule {
                     optional,
                 } => {
                     let message = match message {
-                        Some(m) => Some(Regex::new(m).map_err(|e| err(e.to_string()))?),
+                        Some(m) => Some(MessagePattern::new(m).map_err(|e| err(e.to_string()))?),
                         None => None,
                     };
                     if let Some(b) = bind {
