@@ -89,10 +89,13 @@ pub fn read(input: &str, trace: &Trace) -> Context {
         .collect();
     let checkpoint_id = messages
         .iter()
+        // Each regex only where its words are: regex-lite scans every position of a long line.
+        .filter(|m| m.contains("heckpoint") || m.contains("napshot"))
         .find_map(|m| checkpoint_id().captures(m))
         .and_then(|c| c[1].parse().ok());
     let mut task = messages
         .iter()
+        .filter(|m| m.contains("for operator") || m.contains("for task") || m.contains("of task"))
         .find_map(|m| task_in_message().captures(m))
         .map(|c| task_from(&c));
     // The lines just above the trace (a log line that announces the failure, a date).
@@ -110,12 +113,14 @@ pub fn read(input: &str, trace: &Trace) -> Context {
         task = before
             .lines()
             .rev()
+            .filter(|l| l.contains(" switched from"))
             .find_map(|l| task_in_log_line().captures(l))
             .map(|c| task_from(&c));
     }
     let time = before
         .lines()
         .rev()
+        .filter(|l| has_date(l))
         .find_map(|l| timestamp().captures(l))
         .map(|c| c[1].to_owned());
     Context {
@@ -123,6 +128,16 @@ pub fn read(input: &str, trace: &Trace) -> Context {
         task,
         time,
     }
+}
+
+/// Whether `line` holds `dddd-dd-dd` somewhere (what [`timestamp`] needs first).
+fn has_date(line: &str) -> bool {
+    line.as_bytes().windows(10).any(|w| {
+        w.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        })
+    })
 }
 
 fn task_from(c: &regex::Captures<'_>) -> Task {
@@ -159,6 +174,14 @@ fn preceding_lines(input: &str, offset: usize, n: usize) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn has_date_finds_what_the_timestamp_regex_needs() {
+        assert!(super::has_date("2021-08-18 06:18:37,123 INFO"));
+        assert!(super::has_date("x\"time\":\"2024-01-01T00:00:00Z"));
+        assert!(!super::has_date("1.13-2 06:18"));
+        assert!(!super::has_date("2021-8-18"));
+    }
+
     use super::*;
 
     #[test]
