@@ -5,8 +5,12 @@
 //! comes from ([`crate::view::LineRange`], computed in the view model). The numbers are drawn from
 //! `data-ln` by CSS (`.ln::before`), so selecting and copying the trace copies no number, and the
 //! gutter is hidden from screen readers; headers and folds say their lines in words instead.
+//!
+//! A folded group builds its frames only when it is opened ([`Fold`]), so a trace with
+//! thousands of frames (or hundreds of nested causes, each repeating its enclosing frames) stays
+//! a small page; a long trace lists the throwables it does not show in full the same way.
 
-use crate::view::{ExceptionView, FrameBlock, FrameView, LineRange};
+use crate::view::{ExceptionView, FrameBlock, FrameView, LineRange, SkippedCause, SkippedCauses};
 use yew::prelude::*;
 
 /// Properties of [`Chain`].
@@ -22,6 +26,11 @@ pub struct Props {
 /// The gutter cell: the line number(s), drawn by CSS from `data-ln`.
 fn gutter(lines: LineRange) -> Html {
     html! { <span class="ln" aria-hidden="true" data-ln={lines.label()}></span> }
+}
+
+/// What a title says of its lines to screen readers (`, lines 45 to 56`).
+fn spoken(lines: LineRange) -> Html {
+    html! { <span class="sr-only">{ format!(", {}", lines.spoken()) }</span> }
 }
 
 /// The cause chain.
@@ -40,7 +49,14 @@ pub fn chain(props: &Props) -> Html {
     html! {
         <section class="chain" aria-label={heading} style={format!("--ln-w: {width}px")}>
             <h3>{ heading }</h3>
-            { for props.chain.iter().map(exception) }
+            { for props.chain.iter().map(|e| html! {
+                <>
+                    { exception(e) }
+                    if let Some(more) = &e.skipped_after {
+                        { skipped(more) }
+                    }
+                </>
+            }) }
         </section>
     }
 }
@@ -71,7 +87,7 @@ fn exception(e: &ExceptionView) -> Html {
                 <span class="head">
                     <span class="relation">{ relation }</span>
                     <span class="ex-class">{ breakable(class) }</span>
-                    <span class="sr-only">{ format!(", {}", e.header_lines.spoken()) }</span>
+                    { spoken(e.header_lines) }
                     { for e.roles.iter().map(|r| html! { <span class="role header-role">{ r }</span> }) }
                     if !preview.is_empty() {
                         <span class="preview">{ preview }</span>
@@ -114,16 +130,117 @@ fn block(b: &FrameBlock) -> Html {
             lines,
         } => html! {
             <li class="fold">
-                <details id={format!("{}-fold", frames[0].id)} data-default-open="false">
-                    <summary class={classes!("fold-label", format!("g-{:?}", frames[0].group).to_lowercase())}>
-                        { gutter(*lines) }
-                        <span class="fold-text">{ label }</span>
-                        <span class="sr-only">{ format!(", {}", lines.spoken()) }</span>
-                    </summary>
-                    <ol class="frames">{ for frames.iter().map(frame) }</ol>
-                </details>
+                <Fold
+                    key={format!("{}-fold", frames[0].id)}
+                    id={format!("{}-fold", frames[0].id)}
+                    group={format!("g-{:?}", frames[0].group).to_lowercase()}
+                    label={label.clone()}
+                    lines={*lines}
+                    body={FoldBody::Frames(frames.clone())}
+                />
             </li>
         },
+    }
+}
+
+/// The throwables a long trace does not show in full: one line that counts them, which opens to
+/// a list of one line each.
+fn skipped(more: &SkippedCauses) -> Html {
+    html! {
+        <div class="fold skipped-causes">
+            <Fold
+                key={more.id.clone()}
+                id={more.id.clone()}
+                label={more.label.clone()}
+                lines={more.lines}
+                body={FoldBody::Causes(more.listed.clone(), more.count)}
+            />
+        </div>
+    }
+}
+
+/// What a [`Fold`] shows when open.
+#[derive(Clone, PartialEq)]
+pub enum FoldBody {
+    /// Frames of a folded group.
+    Frames(Vec<FrameView>),
+    /// Throwables left out of a long trace (the listed ones, and how many there are in all).
+    Causes(Vec<SkippedCause>, usize),
+}
+
+/// Properties of [`Fold`].
+#[derive(Properties, PartialEq)]
+pub struct FoldProps {
+    /// DOM id of the `details`.
+    pub id: AttrValue,
+    /// The title (`12 Flink runtime frames`).
+    pub label: AttrValue,
+    /// CSS class of the title (`g-flink`), if any.
+    #[prop_or_default]
+    pub group: Option<AttrValue>,
+    /// Input lines of what it holds.
+    pub lines: LineRange,
+    /// What it shows when open.
+    pub body: FoldBody,
+}
+
+/// A folded group: a `details` closed by default whose content is built only while it is open,
+/// so that closed groups cost a handful of elements. It follows the `open` attribute whoever
+/// sets it (a click, the `o` key, a share link's view options), through the `toggle` event; it
+/// keeps its DOM id and `data-default-open`, which share links record.
+#[function_component(Fold)]
+pub fn fold(props: &FoldProps) -> Html {
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::HtmlDetailsElement>() {
+                open.set(d.open());
+            }
+        })
+    };
+    let body = if !*open {
+        html! {}
+    } else {
+        match &props.body {
+            FoldBody::Frames(frames) => html! {
+                <ol class="frames">{ for frames.iter().map(frame) }</ol>
+            },
+            FoldBody::Causes(listed, count) => html! {
+                <>
+                    <ol class="causes">{ for listed.iter().map(cause_line) }</ol>
+                    if *count > listed.len() {
+                        <p class="restored-note">{ format!("… and {} more (see the input).", count - listed.len()) }</p>
+                    }
+                </>
+            },
+        }
+    };
+    html! {
+        <details id={props.id.clone()} data-default-open="false" {ontoggle}>
+            <summary class={classes!("fold-label", props.group.clone())}>
+                { gutter(props.lines) }
+                <span class="fold-text">{ &props.label }</span>
+                { spoken(props.lines) }
+            </summary>
+            { body }
+        </details>
+    }
+}
+
+/// One throwable left out of a long trace: `wrapped by java.lang.RuntimeException: level 12`.
+fn cause_line(c: &SkippedCause) -> Html {
+    html! {
+        <li class="cause-line">
+            { gutter(LineRange::new(c.line, c.line)) }
+            <span class="relation">{ &c.relation }</span>
+            <code>
+                { &c.class }
+                if !c.message.is_empty() {
+                    { format!(": {}", c.message) }
+                }
+            </code>
+        </li>
     }
 }
 
