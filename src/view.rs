@@ -47,6 +47,18 @@ pub const SHOWN_RUN_TAIL: usize = 4;
 /// past them fold together, except those a finding points at.
 pub const MAX_BLOCKS: usize = 60;
 
+/// The message block of a throwable shows at most this many characters (and
+/// [`MAX_MESSAGE_LINES`] lines); the rest is counted (`… 98,000 more characters`).
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// The message block of a throwable shows at most this many lines (and [`MAX_MESSAGE_CHARS`]
+/// characters).
+pub const MAX_MESSAGE_LINES: usize = 40;
+
+/// The root cause line of the "no known diagnosis" card shows at most this many characters of
+/// the message's first line.
+pub const MAX_ROOT_CAUSE_CHARS: usize = 300;
+
 /// The whole result area.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageModel {
@@ -211,8 +223,12 @@ pub struct ExceptionView {
     pub depth: usize,
     /// Fully qualified class (empty: frames without a header).
     pub class: String,
-    /// Message, or empty.
+    /// Message, or empty; a long one is cut after [`MAX_MESSAGE_CHARS`] characters or
+    /// [`MAX_MESSAGE_LINES`] lines (see `message_more`).
     pub message: String,
+    /// When the message was cut: what was left out and where to read it
+    /// (`… 98,000 more characters (see the input, line 1)`).
+    pub message_more: Option<String>,
     /// 1-based input line of the header.
     pub line: usize,
     /// Input lines the header covers (more than one when its message runs over several lines).
@@ -474,6 +490,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .collect();
         let any_roles = frames.iter().any(|f| !f.roles.is_empty());
         let header_lines = LineRange::of_span(index, th.header_span);
+        let (message, message_more) = clip_message(th.message.as_deref().unwrap_or(""));
         ExceptionView {
             parent: match th.relation {
                 Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
@@ -482,7 +499,15 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             depth: depths[ti],
             relation: relation_of(t, ti, root).to_owned(),
             class: th.class.clone(),
-            message: th.message.clone().unwrap_or_default(),
+            message: message.into_owned(),
+            message_more: message_more.map(|(chars, nl)| {
+                let at = (header_lines.first + nl).min(header_lines.last);
+                format!(
+                    "… {} more character{} (see the input, line {at})",
+                    thousands(chars),
+                    if chars == 1 { "" } else { "s" }
+                )
+            }),
             line: line(th.header_span.start),
             header_lines,
             roles: roles_at(ti, None),
@@ -630,7 +655,11 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         root_cause: {
             let root = &t.throwables[d.root_cause];
             match &root.message {
-                Some(m) if !root.class.is_empty() => format!("{}: {}", root.class, first_line(m)),
+                Some(m) if !root.class.is_empty() => format!(
+                    "{}: {}",
+                    root.class,
+                    clip_chars(first_line(m), MAX_ROOT_CAUSE_CHARS)
+                ),
                 _ => root.class.clone(),
             }
         },
@@ -668,6 +697,47 @@ fn clip_chars(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
         Some((at, _)) => format!("{}…", &s[..at]).into(),
         None => s.into(),
     }
+}
+
+/// A message as the message block shows it: at most [`MAX_MESSAGE_CHARS`] characters and
+/// [`MAX_MESSAGE_LINES`] lines (cut inside a line, it ends with `…`), and when cut, how many
+/// characters were left out and how many line breaks the kept part holds (the rest starts that
+/// many lines below the header).
+pub fn clip_message(message: &str) -> (std::borrow::Cow<'_, str>, Option<(usize, usize)>) {
+    let mut breaks = 0;
+    let mut cut = None;
+    for (chars, (at, c)) in message.char_indices().enumerate() {
+        if chars == MAX_MESSAGE_CHARS {
+            cut = Some(at);
+            break;
+        }
+        if c == '\n' {
+            breaks += 1;
+            if breaks == MAX_MESSAGE_LINES {
+                cut = Some(at);
+                break;
+            }
+        }
+    }
+    let Some(at) = cut else {
+        return (message.into(), None);
+    };
+    let (kept, rest) = message.split_at(at);
+    let (rest, at_a_break) = match rest.strip_prefix('\n') {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let more = rest.chars().count();
+    if more == 0 {
+        return (kept.into(), None);
+    }
+    let below = kept.matches('\n').count() + usize::from(at_a_break);
+    let shown = if at_a_break {
+        kept.into()
+    } else {
+        format!("{kept}…").into()
+    };
+    (shown, Some((more, below)))
 }
 
 /// `98000` as `98,000`.
@@ -1350,7 +1420,56 @@ mod tests {
     }
 
     #[test]
-    fn thousands_are_grouped_by_commas() {
+    fn a_100k_message_is_cut_in_the_view_with_what_was_left_out() {
+        // The tester's line100k-nospace.txt (issue 6, D5).
+        let input = format!(
+            "java.lang.IllegalArgumentException: {}\n\tat com.acme.A.b(A.java:1)\n",
+            "x".repeat(102_400)
+        );
+        let page = build(&input, &crate::diagnose(&input));
+        let t = &page.traces[0];
+        let root = &t.chain[0];
+        assert_eq!(root.message.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(root.message.ends_with("x…"));
+        assert_eq!(
+            root.message_more.as_deref(),
+            Some("… 100,400 more characters (see the input, line 1)")
+        );
+        assert_eq!(
+            t.root_cause.chars().count(),
+            "java.lang.IllegalArgumentException: ".len() + MAX_ROOT_CAUSE_CHARS + 1
+        );
+        assert!(t.root_cause.ends_with('…'));
+    }
+
+    #[test]
+    fn clip_message_cuts_by_characters_or_lines_and_says_where_the_rest_starts() {
+        assert_eq!(clip_message("short"), ("short".into(), None));
+        let exact = "é".repeat(MAX_MESSAGE_CHARS);
+        assert_eq!(clip_message(&exact), (exact.as_str().into(), None));
+        // Multi-byte characters are counted as characters, and cut on a boundary.
+        let long = "é".repeat(MAX_MESSAGE_CHARS + 7);
+        let (kept, more) = clip_message(&long);
+        assert_eq!(kept.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert_eq!(more, Some((7, 0)));
+        // 100 lines: the first 40 are kept, the rest starts 40 lines below the header.
+        let lines: Vec<String> = (1..=100).map(|i| format!("line {i}")).collect();
+        let text = lines.join("\n");
+        let (kept, more) = clip_message(&text);
+        assert_eq!(kept, lines[..MAX_MESSAGE_LINES].join("\n"));
+        let rest = lines[MAX_MESSAGE_LINES..].join("\n");
+        assert_eq!(more, Some((rest.chars().count(), MAX_MESSAGE_LINES)));
+        // Cut inside the third line: the rest starts on that line.
+        let text = format!("a\nb\n{}", "c".repeat(3000));
+        let (kept, more) = clip_message(&text);
+        assert!(kept.starts_with("a\nb\nccc") && kept.ends_with('…'));
+        assert_eq!(more, Some((3000 - (MAX_MESSAGE_CHARS - 4), 2)));
+        // Cut right before a line break: no "…", the rest starts on the next line.
+        let text = format!("{}\nrest", "d".repeat(MAX_MESSAGE_CHARS));
+        assert_eq!(
+            clip_message(&text),
+            ("d".repeat(MAX_MESSAGE_CHARS).into(), Some((4, 1)))
+        );
         assert_eq!(thousands(100_400), "100,400");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_000_000), "1,000,000");

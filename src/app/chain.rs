@@ -97,6 +97,9 @@ fn exception(e: &ExceptionView) -> Html {
             if !e.message.is_empty() {
                 <pre class="message">{ &e.message }</pre>
             }
+            if let Some(more) = &e.message_more {
+                <p class="message-more">{ more }</p>
+            }
             <ol class="frames">
                 { for e.blocks.iter().map(block) }
             </ol>

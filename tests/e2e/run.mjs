@@ -914,6 +914,23 @@ await test('nested causes: 500 levels, each repeating its enclosing frames ("...
   await page.screenshot({ path: path.join(OUT, 'nested-500.png') });
 });
 
+await test('long message: a 100 KB exception message is cut in the page, with what was left out and where to read it', async (check) => {
+  const text = `java.lang.IllegalArgumentException: ${'x'.repeat(102_400)}\n\tat com.acme.A.b(A.java:1)\n`;
+  await openApp(page);
+  const took = await pasteAndTime(page, text, '.chain .exception.root');
+  check(took < 1000, `the diagnosis showed ${ms(took)} after the paste`);
+  const r = await page.evaluate(() => ({
+    height: document.documentElement.scrollHeight,
+    rootCause: document.querySelector('.finding.none code')?.textContent ?? '',
+    message: document.querySelector('.chain .exception.root pre.message')?.textContent ?? '',
+    more: document.querySelector('.chain .exception.root .message-more')?.textContent ?? '',
+  }));
+  check(r.height < 4000, `the page is ${r.height} px tall`);
+  check(r.rootCause.length <= 340 && r.rootCause.endsWith('…'), `the root cause line holds ${r.rootCause.length} characters`);
+  check(r.message.length <= 2001 && r.message.endsWith('…'), `the message block holds ${r.message.length} characters`);
+  check(r.more === '… 100,400 more characters (see the input, line 1)', `the message block ends with "${r.more}"`);
+});
+
 // (d) a huge paste. locator.fill() cannot do this: Chromium's insertText is quadratic (60 KB take
 // 0.8 s, 240 KB 7 s, 1 MB over 2 min). A real clipboard paste (Ctrl+V) takes < 1 s for 2 MB and
 // reaches the app as an `input` event with inputType "insertFromPaste", like a user's paste.
