@@ -127,6 +127,11 @@ pub struct TraceView {
     pub root_cause: String,
     /// For a thread of a thread dump: its name and state.
     pub thread: Option<(String, Option<String>)>,
+    /// True when the line numbers of the input mean something for this trace: it spans more
+    /// than one line and its frames sit on lines of their own, most of them (false for a trace
+    /// on one line, such as REST JSON with escaped newlines, where every number would be the
+    /// same). The page then hides the gutter and the heading's line range.
+    pub numbered: bool,
     /// When no rule explains the trace: what to search the archives and JIRA for.
     pub search_terms: Option<String>,
 }
@@ -650,6 +655,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .thread
             .as_ref()
             .map(|th| (th.name.clone(), th.state.clone())),
+        numbered: numbered(t, index),
         search_terms: (d.findings.is_empty() && t.thread.is_none())
             .then(|| crate::frames::search_terms(t)),
         root_cause: {
@@ -751,6 +757,29 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+/// Whether the input's line numbers mean something for `t`: it spans more than one line, and its
+/// frames (as printed, not restored from `... N more`) sit on lines of their own, at least most
+/// of them (a frame or two run together by a mail client still leave the numbers useful; a
+/// trace printed one throwable a line does not).
+fn numbered(t: &crate::model::Trace, index: &LineIndex) -> bool {
+    let first = index.line_of(t.span.start);
+    let last = index.line_of(t.span.end.saturating_sub(1).max(t.span.start));
+    if first == last {
+        return false;
+    }
+    let mut lines: Vec<usize> = t
+        .throwables
+        .iter()
+        .flat_map(|th| &th.frames)
+        .filter(|f| f.expanded_from.is_none())
+        .map(|f| index.line_of(f.span.start))
+        .collect();
+    let n = lines.len();
+    lines.sort_unstable();
+    lines.dedup();
+    lines.len() * 2 > n || n == 0
 }
 
 /// How the page names throwable `ti` of `t` (`root cause`, `wrapped by`, `suppressed`).
@@ -1473,5 +1502,32 @@ mod tests {
         assert_eq!(thousands(100_400), "100,400");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn one_line_inputs_get_no_line_numbers() {
+        // REST JSON: the trace is one line with escaped newlines (issue 6, D8).
+        let input = include_str!("../tests/cases/seed-rest.json");
+        let page = build(input, &crate::diagnose(input));
+        assert!(page.traces.iter().all(|t| !t.numbered));
+        let one = "java.lang.IllegalStateException: boom at com.acme.A.b(A.java:1) at com.acme.A.c(A.java:2)";
+        let page = build(one, &crate::diagnose(one));
+        assert!(!page.traces[0].numbered);
+        // Multi-line traces whose frames have lines of their own keep them.
+        let page = build(
+            crate::FLAGSHIP_EXAMPLE,
+            &crate::diagnose(crate::FLAGSHIP_EXAMPLE),
+        );
+        assert!(page.traces[0].numbered);
+        let input = nested(3);
+        let page = build(&input, &crate::diagnose(&input));
+        assert!(
+            page.traces[0].numbered,
+            "restored frames repeat lines, printed ones do not"
+        );
+        let joined = "java.lang.IllegalStateException: boom\n\tat com.acme.A.b(A.java:1)\n\tat com.acme.A.c(A.java:2) at com.acme.A.d(A.java:3)\n\tat com.acme.A.e(A.java:4)\n";
+        let page = build(joined, &crate::diagnose(joined));
+        assert_eq!(page.traces[0].chain[0].blocks.len(), 1);
+        assert!(page.traces[0].numbered, "two frames run together");
     }
 }

@@ -5,6 +5,8 @@
 //! comes from ([`crate::view::LineRange`], computed in the view model). The numbers are drawn from
 //! `data-ln` by CSS (`.ln::before`), so selecting and copying the trace copies no number, and the
 //! gutter is hidden from screen readers; headers and folds say their lines in words instead.
+//! For a trace whose line numbers mean nothing (a trace on one line of the input, see
+//! [`crate::view::TraceView::numbered`]) the gutter stays empty and takes no room.
 //!
 //! A folded group builds its frames only when it is opened ([`Fold`]), so a trace with
 //! thousands of frames (or hundreds of nested causes, each repeating its enclosing frames) stays
@@ -21,16 +23,31 @@ pub struct Props {
     /// The last input line of the trace: sizes the gutter.
     #[prop_or_default]
     pub last_line: usize,
+    /// Whether the input's line numbers mean something for this trace; when not, the gutter is
+    /// empty and takes no room, and titles do not say their lines.
+    #[prop_or(true)]
+    pub numbered: bool,
 }
 
-/// The gutter cell: the line number(s), drawn by CSS from `data-ln`.
-fn gutter(lines: LineRange) -> Html {
-    html! { <span class="ln" aria-hidden="true" data-ln={lines.label()}></span> }
+/// The gutter cell: the line number(s), drawn by CSS from `data-ln` (nothing when the numbers
+/// mean nothing).
+fn gutter(lines: LineRange, numbered: bool) -> Html {
+    let label = if numbered {
+        lines.label()
+    } else {
+        String::new()
+    };
+    html! { <span class="ln" aria-hidden="true" data-ln={label}></span> }
 }
 
-/// What a title says of its lines to screen readers (`, lines 45 to 56`).
-fn spoken(lines: LineRange) -> Html {
-    html! { <span class="sr-only">{ format!(", {}", lines.spoken()) }</span> }
+/// What a title says of its lines to screen readers (`, lines 45 to 56`), when they mean
+/// something.
+fn spoken(lines: LineRange, numbered: bool) -> Html {
+    if numbered {
+        html! { <span class="sr-only">{ format!(", {}", lines.spoken()) }</span> }
+    } else {
+        html! {}
+    }
 }
 
 /// The cause chain.
@@ -45,15 +62,20 @@ pub fn chain(props: &Props) -> Html {
     // Wide enough for a range of two of the widest numbers ("1045–1062") in the gutter's 12 px
     // monospace (about 7.3 px a digit), in px so that every row lines up whatever its font.
     let digits = props.last_line.max(1).to_string().len();
-    let width = (2 * digits + 1) * 73 / 10 + 1;
+    let width = if props.numbered {
+        (2 * digits + 1) * 73 / 10 + 1
+    } else {
+        0
+    };
+    let numbered = props.numbered;
     html! {
         <section class="chain" aria-label={heading} style={format!("--ln-w: {width}px")}>
             <h3>{ heading }</h3>
             { for props.chain.iter().map(|e| html! {
                 <>
-                    { exception(e) }
+                    { exception(e, numbered) }
                     if let Some(more) = &e.skipped_after {
-                        { skipped(more) }
+                        { skipped(more, numbered) }
                     }
                 </>
             }) }
@@ -61,7 +83,7 @@ pub fn chain(props: &Props) -> Html {
     }
 }
 
-fn exception(e: &ExceptionView) -> Html {
+fn exception(e: &ExceptionView, numbered: bool) -> Html {
     let class = match (e.class.is_empty(), e.relation.as_str()) {
         (true, "thread") => "the thread's stack",
         (true, _) => "(frames without an exception line)",
@@ -83,11 +105,11 @@ fn exception(e: &ExceptionView) -> Html {
             data-default-open={e.open.to_string()}
             style={(e.depth > 0).then(|| format!("--indent: {}em", e.depth.min(8) * 2))}>
             <summary>
-                { gutter(e.header_lines) }
+                { gutter(e.header_lines, numbered) }
                 <span class="head">
                     <span class="relation">{ relation }</span>
                     <span class="ex-class">{ breakable(class) }</span>
-                    { spoken(e.header_lines) }
+                    { spoken(e.header_lines, numbered) }
                     { for e.roles.iter().map(|r| html! { <span class="role header-role">{ r }</span> }) }
                     if !preview.is_empty() {
                         <span class="preview">{ preview }</span>
@@ -101,7 +123,7 @@ fn exception(e: &ExceptionView) -> Html {
                 <p class="message-more">{ more }</p>
             }
             <ol class="frames">
-                { for e.blocks.iter().map(block) }
+                { for e.blocks.iter().map(|b| block(b, numbered)) }
             </ol>
             if e.restored > 0 {
                 <p class="restored-note">{ format!("{} frames restored from \"... {} more\" (shared with the enclosing exception, by Java's rule) are marked ↻.", e.restored, e.restored) }</p>
@@ -124,9 +146,9 @@ fn breakable(name: &str) -> Html {
     out.into_iter().collect()
 }
 
-fn block(b: &FrameBlock) -> Html {
+fn block(b: &FrameBlock, numbered: bool) -> Html {
     match b {
-        FrameBlock::Shown(frames) => frames.iter().map(frame).collect::<Html>(),
+        FrameBlock::Shown(frames) => frames.iter().map(|f| frame(f, numbered)).collect::<Html>(),
         FrameBlock::Folded {
             label,
             frames,
@@ -139,6 +161,7 @@ fn block(b: &FrameBlock) -> Html {
                     group={format!("g-{:?}", frames[0].group).to_lowercase()}
                     label={label.clone()}
                     lines={*lines}
+                    {numbered}
                     body={FoldBody::Frames(frames.clone())}
                 />
             </li>
@@ -148,7 +171,7 @@ fn block(b: &FrameBlock) -> Html {
 
 /// The throwables a long trace does not show in full: one line that counts them, which opens to
 /// a list of one line each.
-fn skipped(more: &SkippedCauses) -> Html {
+fn skipped(more: &SkippedCauses, numbered: bool) -> Html {
     html! {
         <div class="fold skipped-causes">
             <Fold
@@ -156,6 +179,7 @@ fn skipped(more: &SkippedCauses) -> Html {
                 id={more.id.clone()}
                 label={more.label.clone()}
                 lines={more.lines}
+                {numbered}
                 body={FoldBody::Causes(more.listed.clone(), more.count)}
             />
         </div>
@@ -183,6 +207,8 @@ pub struct FoldProps {
     pub group: Option<AttrValue>,
     /// Input lines of what it holds.
     pub lines: LineRange,
+    /// Whether the line numbers mean something.
+    pub numbered: bool,
     /// What it shows when open.
     pub body: FoldBody,
 }
@@ -202,16 +228,17 @@ pub fn fold(props: &FoldProps) -> Html {
             }
         })
     };
+    let numbered = props.numbered;
     let body = if !*open {
         html! {}
     } else {
         match &props.body {
             FoldBody::Frames(frames) => html! {
-                <ol class="frames">{ for frames.iter().map(frame) }</ol>
+                <ol class="frames">{ for frames.iter().map(|f| frame(f, numbered)) }</ol>
             },
             FoldBody::Causes(listed, count) => html! {
                 <>
-                    <ol class="causes">{ for listed.iter().map(cause_line) }</ol>
+                    <ol class="causes">{ for listed.iter().map(|c| cause_line(c, numbered)) }</ol>
                     if *count > listed.len() {
                         <p class="restored-note">{ format!("… and {} more (see the input).", count - listed.len()) }</p>
                     }
@@ -222,9 +249,9 @@ pub fn fold(props: &FoldProps) -> Html {
     html! {
         <details id={props.id.clone()} data-default-open="false" {ontoggle}>
             <summary class={classes!("fold-label", props.group.clone())}>
-                { gutter(props.lines) }
+                { gutter(props.lines, numbered) }
                 <span class="fold-text">{ &props.label }</span>
-                { spoken(props.lines) }
+                { spoken(props.lines, numbered) }
             </summary>
             { body }
         </details>
@@ -232,10 +259,10 @@ pub fn fold(props: &FoldProps) -> Html {
 }
 
 /// One throwable left out of a long trace: `wrapped by java.lang.RuntimeException: level 12`.
-fn cause_line(c: &SkippedCause) -> Html {
+fn cause_line(c: &SkippedCause, numbered: bool) -> Html {
     html! {
         <li class="cause-line">
-            { gutter(LineRange::new(c.line, c.line)) }
+            { gutter(LineRange::new(c.line, c.line), numbered) }
             <span class="relation">{ &c.relation }</span>
             <code>
                 { &c.class }
@@ -247,12 +274,12 @@ fn cause_line(c: &SkippedCause) -> Html {
     }
 }
 
-fn frame(f: &FrameView) -> Html {
+fn frame(f: &FrameView, numbered: bool) -> Html {
     let highlighted = !f.roles.is_empty();
     html! {
             <li id={f.id.clone()} tabindex="-1" class={classes!("frame", highlighted.then_some("highlighted"), f.restored.then_some("restored"), format!("g-{:?}", f.group).to_lowercase())}
     >
-                { gutter(LineRange::new(f.line, f.line)) }
+                { gutter(LineRange::new(f.line, f.line), numbered) }
                 <code class="frame-text">
                     <span class="at">{"at "}</span>
                     <span class="pkg">{ &f.package }</span>

@@ -25,7 +25,8 @@
 //   [data-fact=checkpoint|operators|subtask|version]   context read out of the text
 //   .no-trace                          the clear message shown when the input holds no stack trace
 //   .chain .ln[data-ln]                the gutter: the line (or "45–56" range) of the pasted text of a
-//                                      header, frame or fold, drawn by CSS, aria-hidden, holding no text
+//                                      header, frame or fold, drawn by CSS, aria-hidden, holding no text;
+//                                      empty when the trace sits on one line of the input
 //   li.fold > details                  a folded group: its frames are built when it opens (toggle event)
 //   .skipped-causes                    a long trace's throwables not shown in full (.cause-line each, when open)
 //   article.trace > .finding, .share, .facts, .chain   the parts of a trace, in this order
@@ -929,6 +930,19 @@ await test('long message: a 100 KB exception message is cut in the page, with wh
   check(r.rootCause.length <= 340 && r.rootCause.endsWith('…'), `the root cause line holds ${r.rootCause.length} characters`);
   check(r.message.length <= 2001 && r.message.endsWith('…'), `the message block holds ${r.message.length} characters`);
   check(r.more === '… 100,400 more characters (see the input, line 1)', `the message block ends with "${r.more}"`);
+});
+
+await test('one-line input (REST JSON, escaped newlines): no gutter of identical line numbers, no "lines 1–1"', async (check) => {
+  await openApp(page);
+  await pasteAndTime(page, fs.readFileSync(path.join(CASES_DIR, 'seed-rest.json'), 'utf8'), '.chain .exception.root');
+  const r = await page.evaluate(() => ({
+    numbers: [...document.querySelectorAll('.chain .ln')].map((e) => e.getAttribute('data-ln')).filter((l) => l !== ''),
+    head: document.querySelector('.trace-head')?.textContent ?? '',
+    spoken: [...document.querySelectorAll('.chain .sr-only')].map((e) => e.textContent).filter((t) => /line/.test(t)),
+  }));
+  check(r.numbers.length === 0, `the gutter shows ${JSON.stringify(r.numbers.slice(0, 5))}`);
+  check(!/lines? \d/.test(r.head), `the heading reads "${r.head}"`);
+  check(r.spoken.length === 0, `titles say their lines: ${JSON.stringify(r.spoken.slice(0, 3))}`);
 });
 
 // (d) a huge paste. locator.fill() cannot do this: Chromium's insertText is quadratic (60 KB take
