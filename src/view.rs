@@ -13,6 +13,52 @@ pub const MIN_FOLD: usize = 3;
 /// How many distinct traces the page renders in full; the rest are counted.
 pub const MAX_TRACES_SHOWN: usize = 10;
 
+/// A trace with more throwables than this shows only some of them in full (see
+/// [`CHAIN_HEAD`] and [`CHAIN_TAIL`]); the others are listed one line each, on demand.
+pub const MAX_CHAIN_SHOWN: usize = 24;
+
+/// How many throwables of a long trace are shown in full from the root cause up (in display
+/// order: the root cause, what wraps it, and so on).
+pub const CHAIN_HEAD: usize = 16;
+
+/// How many of the outermost throwables of a long cause chain are shown in full (the
+/// top-level throwable and the ones right below it, which often say what failed).
+pub const CHAIN_TAIL: usize = 4;
+
+/// How many throwables left out of a long trace are listed (one line each) at most.
+pub const MAX_SKIPPED_LISTED: usize = 500;
+
+/// A fold holds at most this many frames; a longer run is split into several folds, so that
+/// opening one never builds more than a few thousand elements.
+pub const MAX_FOLD_FRAMES: usize = 250;
+
+/// A run of frames shown one by one (your code) longer than this keeps its first
+/// [`SHOWN_RUN_HEAD`] and last [`SHOWN_RUN_TAIL`] frames shown and folds the others (deep
+/// recursion, a `StackOverflowError`).
+pub const MAX_SHOWN_RUN: usize = 24;
+
+/// Frames a long shown run keeps at its start.
+pub const SHOWN_RUN_HEAD: usize = 12;
+
+/// Frames a long shown run keeps at its end.
+pub const SHOWN_RUN_TAIL: usize = 4;
+
+/// A throwable's frames make at most about this many blocks (shown runs and folds); the frames
+/// past them fold together, except those a finding points at.
+pub const MAX_BLOCKS: usize = 60;
+
+/// The message block of a throwable shows at most this many characters (and
+/// [`MAX_MESSAGE_LINES`] lines); the rest is counted (`… 98,000 more characters`).
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// The message block of a throwable shows at most this many lines (and [`MAX_MESSAGE_CHARS`]
+/// characters).
+pub const MAX_MESSAGE_LINES: usize = 40;
+
+/// The root cause line of the "no known diagnosis" card shows at most this many characters of
+/// the message's first line.
+pub const MAX_ROOT_CAUSE_CHARS: usize = 300;
+
 /// The whole result area.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageModel {
@@ -81,6 +127,11 @@ pub struct TraceView {
     pub root_cause: String,
     /// For a thread of a thread dump: its name and state.
     pub thread: Option<(String, Option<String>)>,
+    /// True when the line numbers of the input mean something for this trace: it spans more
+    /// than one line and its frames sit on lines of their own, most of them (false for a trace
+    /// on one line, such as REST JSON with escaped newlines, where every number would be the
+    /// same). The page then hides the gutter and the heading's line range.
+    pub numbered: bool,
     /// When no rule explains the trace: what to search the archives and JIRA for.
     pub search_terms: Option<String>,
 }
@@ -177,8 +228,12 @@ pub struct ExceptionView {
     pub depth: usize,
     /// Fully qualified class (empty: frames without a header).
     pub class: String,
-    /// Message, or empty.
+    /// Message, or empty; a long one is cut after [`MAX_MESSAGE_CHARS`] characters or
+    /// [`MAX_MESSAGE_LINES`] lines (see `message_more`).
     pub message: String,
+    /// When the message was cut: what was left out and where to read it
+    /// (`… 98,000 more characters (see the input, line 1)`).
+    pub message_more: Option<String>,
     /// 1-based input line of the header.
     pub line: usize,
     /// Input lines the header covers (more than one when its message runs over several lines).
@@ -191,6 +246,38 @@ pub struct ExceptionView {
     pub restored: usize,
     /// Open by default (the root cause and any throwable with highlights).
     pub open: bool,
+    /// Throwables of a long trace not shown in full, listed right after this one.
+    pub skipped_after: Option<SkippedCauses>,
+}
+
+/// Throwables of a long trace that are not shown in full (past [`MAX_CHAIN_SHOWN`]): a line
+/// that counts them, which opens to a list of one line each.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SkippedCauses {
+    /// DOM id of the list's `details` (`t1-e40-more`).
+    pub id: String,
+    /// `478 more causes, not shown in full`.
+    pub label: String,
+    /// How many throwables are left out.
+    pub count: usize,
+    /// Input lines they cover, first to last.
+    pub lines: LineRange,
+    /// One line each, in display order (at most [`MAX_SKIPPED_LISTED`]).
+    pub listed: Vec<SkippedCause>,
+}
+
+/// One throwable left out of a long trace, as listed: `wrapped by java.lang.RuntimeException:
+/// level 12`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SkippedCause {
+    /// `wrapped by`, `suppressed`.
+    pub relation: String,
+    /// Fully qualified class (empty: frames without a header).
+    pub class: String,
+    /// The message's first line, cut after 140 characters.
+    pub message: String,
+    /// 1-based input line of the header.
+    pub line: usize,
 }
 
 /// A run of frames: shown one by one, or folded under a label.
@@ -397,47 +484,77 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
     let order = t.search_order();
     let depths = depths(t);
     let root = d.root_cause;
-    let chain = order
-        .iter()
-        .map(|&ti| {
-            let th = &t.throwables[ti];
-            let id = format!("{prefix}t{number}-e{ti}");
-            let frames: Vec<FrameView> = th
+    let exception_view = |ti: usize| -> ExceptionView {
+        let th = &t.throwables[ti];
+        let id = format!("{prefix}t{number}-e{ti}");
+        let frames: Vec<FrameView> = th
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(fi, f)| frame_view(&id, fi, f, line(f.span.start), roles_at(ti, Some(fi))))
+            .collect();
+        let any_roles = frames.iter().any(|f| !f.roles.is_empty());
+        let header_lines = LineRange::of_span(index, th.header_span);
+        let (message, message_more) = clip_message(th.message.as_deref().unwrap_or(""));
+        ExceptionView {
+            parent: match th.relation {
+                Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
+                _ => None,
+            },
+            depth: depths[ti],
+            relation: relation_of(t, ti, root).to_owned(),
+            class: th.class.clone(),
+            message: message.into_owned(),
+            message_more: message_more.map(|(chars, nl)| {
+                let at = (header_lines.first + nl).min(header_lines.last);
+                format!(
+                    "… {} more character{} (see the input, line {at})",
+                    thousands(chars),
+                    if chars == 1 { "" } else { "s" }
+                )
+            }),
+            line: line(th.header_span.start),
+            header_lines,
+            roles: roles_at(ti, None),
+            restored: th
                 .frames
                 .iter()
-                .enumerate()
-                .map(|(fi, f)| frame_view(&id, fi, f, line(f.span.start), roles_at(ti, Some(fi))))
-                .collect();
-            let any_roles = frames.iter().any(|f| !f.roles.is_empty());
-            ExceptionView {
-                parent: match th.relation {
-                    Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
-                    _ => None,
-                },
-                depth: depths[ti],
-                relation: match th.relation {
-                    _ if t.thread.is_some() => "thread",
-                    _ if ti == root => "root cause",
-                    Relation::SuppressedBy(_) => "suppressed",
-                    _ => "wrapped by",
-                }
-                .to_owned(),
-                class: th.class.clone(),
-                message: th.message.clone().unwrap_or_default(),
-                line: line(th.header_span.start),
-                header_lines: LineRange::of_span(index, th.header_span),
-                roles: roles_at(ti, None),
-                restored: th
-                    .frames
-                    .iter()
-                    .filter(|f| f.expanded_from.is_some())
-                    .count(),
-                open: ti == root || any_roles,
-                blocks: blocks(frames),
-                id,
+                .filter(|f| f.expanded_from.is_some())
+                .count(),
+            open: ti == root || any_roles,
+            blocks: blocks(frames),
+            skipped_after: None,
+            id,
+        }
+    };
+    // Throwables a finding points at are always shown in full.
+    let mut pointed = vec![false; t.throwables.len()];
+    for h in d.findings.iter().flat_map(|f| &f.highlights) {
+        if let Some(p) = pointed.get_mut(h.throwable) {
+            *p = true;
+        }
+    }
+    let keep = shown_positions(&order, t.cause_chain().len(), &pointed);
+    let mut chain: Vec<ExceptionView> = Vec::new();
+    let mut gap: Vec<usize> = Vec::new();
+    for (&ti, &kept) in order.iter().zip(&keep) {
+        if !kept {
+            gap.push(ti);
+            continue;
+        }
+        if let Some(last) = chain.last_mut() {
+            if !gap.is_empty() {
+                last.skipped_after = Some(skipped_causes(t, &gap, &last.id, index, root));
+                gap.clear();
             }
-        })
-        .collect();
+        }
+        chain.push(exception_view(ti));
+    }
+    if let Some(last) = chain.last_mut() {
+        if !gap.is_empty() {
+            last.skipped_after = Some(skipped_causes(t, &gap, &last.id, index, root));
+        }
+    }
     let mut facts = Vec::new();
     if let Some(id) = d.context.checkpoint_id {
         facts.push(Fact {
@@ -538,12 +655,17 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .thread
             .as_ref()
             .map(|th| (th.name.clone(), th.state.clone())),
+        numbered: numbered(t, index),
         search_terms: (d.findings.is_empty() && t.thread.is_none())
             .then(|| crate::frames::search_terms(t)),
         root_cause: {
             let root = &t.throwables[d.root_cause];
             match &root.message {
-                Some(m) if !root.class.is_empty() => format!("{}: {}", root.class, first_line(m)),
+                Some(m) if !root.class.is_empty() => format!(
+                    "{}: {}",
+                    root.class,
+                    clip_chars(first_line(m), MAX_ROOT_CAUSE_CHARS)
+                ),
                 _ => root.class.clone(),
             }
         },
@@ -573,6 +695,185 @@ fn thread_rank(d: &TraceDiagnosis) -> u8 {
 
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
+}
+
+/// `s` cut after `max` characters, with `…` when cut.
+fn clip_chars(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]).into(),
+        None => s.into(),
+    }
+}
+
+/// A message as the message block shows it: at most [`MAX_MESSAGE_CHARS`] characters and
+/// [`MAX_MESSAGE_LINES`] lines (cut inside a line, it ends with `…`), and when cut, how many
+/// characters were left out and how many line breaks the kept part holds (the rest starts that
+/// many lines below the header).
+pub fn clip_message(message: &str) -> (std::borrow::Cow<'_, str>, Option<(usize, usize)>) {
+    let mut breaks = 0;
+    let mut cut = None;
+    for (chars, (at, c)) in message.char_indices().enumerate() {
+        if chars == MAX_MESSAGE_CHARS {
+            cut = Some(at);
+            break;
+        }
+        if c == '\n' {
+            breaks += 1;
+            if breaks == MAX_MESSAGE_LINES {
+                cut = Some(at);
+                break;
+            }
+        }
+    }
+    let Some(at) = cut else {
+        return (message.into(), None);
+    };
+    let (kept, rest) = message.split_at(at);
+    let (rest, at_a_break) = match rest.strip_prefix('\n') {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let more = rest.chars().count();
+    if more == 0 {
+        return (kept.into(), None);
+    }
+    let below = kept.matches('\n').count() + usize::from(at_a_break);
+    let shown = if at_a_break {
+        kept.into()
+    } else {
+        format!("{kept}…").into()
+    };
+    (shown, Some((more, below)))
+}
+
+/// `98000` as `98,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether the input's line numbers mean something for `t`: it spans more than one line, and its
+/// frames (as printed, not restored from `... N more`) sit on lines of their own, at least most
+/// of them (a frame or two run together by a mail client still leave the numbers useful; a
+/// trace printed one throwable a line does not).
+fn numbered(t: &crate::model::Trace, index: &LineIndex) -> bool {
+    let first = index.line_of(t.span.start);
+    let last = index.line_of(t.span.end.saturating_sub(1).max(t.span.start));
+    if first == last {
+        return false;
+    }
+    let mut lines: Vec<usize> = t
+        .throwables
+        .iter()
+        .flat_map(|th| &th.frames)
+        .filter(|f| f.expanded_from.is_none())
+        .map(|f| index.line_of(f.span.start))
+        .collect();
+    let n = lines.len();
+    lines.sort_unstable();
+    lines.dedup();
+    lines.len() * 2 > n || n == 0
+}
+
+/// How the page names throwable `ti` of `t` (`root cause`, `wrapped by`, `suppressed`).
+fn relation_of(t: &crate::model::Trace, ti: usize, root: usize) -> &'static str {
+    match t.throwables[ti].relation {
+        _ if t.thread.is_some() => "thread",
+        _ if ti == root => "root cause",
+        Relation::SuppressedBy(_) => "suppressed",
+        _ => "wrapped by",
+    }
+}
+
+/// Which positions of `order` (the display order: the cause chain from the root cause up, its
+/// first `chain_len` entries, then the others) are shown in full: all when there are at most
+/// [`MAX_CHAIN_SHOWN`]; else the first [`CHAIN_HEAD`], the [`CHAIN_TAIL`] outermost of the
+/// cause chain, and every throwable `pointed` marks (a finding points at it).
+fn shown_positions(order: &[usize], chain_len: usize, pointed: &[bool]) -> Vec<bool> {
+    if order.len() <= MAX_CHAIN_SHOWN {
+        return vec![true; order.len()];
+    }
+    let chain_len = chain_len.min(order.len());
+    order
+        .iter()
+        .enumerate()
+        .map(|(pos, &ti)| {
+            pos < CHAIN_HEAD
+                || (pos < chain_len && pos + CHAIN_TAIL >= chain_len)
+                || pointed.get(ti).copied().unwrap_or(false)
+        })
+        .collect()
+}
+
+/// The line that stands for the throwables `gap` of `t` (left out of a long trace), listed
+/// after the throwable whose DOM id is `after`.
+fn skipped_causes(
+    t: &crate::model::Trace,
+    gap: &[usize],
+    after: &str,
+    index: &LineIndex,
+    root: usize,
+) -> SkippedCauses {
+    let mut first = usize::MAX;
+    let mut last = 0;
+    for &ti in gap {
+        let th = &t.throwables[ti];
+        let mut end = th.header_span.end;
+        if let Some(f) = th.frames.iter().rfind(|f| f.expanded_from.is_none()) {
+            end = end.max(f.span.end);
+        }
+        let r = LineRange::new(
+            index.line_of(th.header_span.start),
+            index.line_of(end.saturating_sub(1).max(th.header_span.start)),
+        );
+        first = first.min(r.first);
+        last = last.max(r.last);
+    }
+    let in_chain = gap
+        .iter()
+        .all(|&ti| matches!(t.throwables[ti].relation, Relation::CauseOf(_)));
+    let suppressed = gap
+        .iter()
+        .all(|&ti| matches!(t.throwables[ti].relation, Relation::SuppressedBy(_)));
+    let n = gap.len();
+    let what = match (in_chain, suppressed, n) {
+        (true, _, 1) => "cause",
+        (true, _, _) => "causes",
+        (_, true, 1) => "suppressed throwable",
+        (_, true, _) => "suppressed throwables",
+        (_, _, 1) => "throwable",
+        _ => "throwables",
+    };
+    SkippedCauses {
+        id: format!("{after}-more"),
+        label: format!("{} more {what}, not shown in full", thousands(n)),
+        count: n,
+        lines: LineRange::new(first.min(last), last),
+        listed: gap
+            .iter()
+            .take(MAX_SKIPPED_LISTED)
+            .map(|&ti| {
+                let th = &t.throwables[ti];
+                SkippedCause {
+                    relation: relation_of(t, ti, root).to_owned(),
+                    class: th.class.clone(),
+                    message: th
+                        .message
+                        .as_deref()
+                        .map(|m| clip_chars(first_line(m), 140).into_owned())
+                        .unwrap_or_default(),
+                    line: index.line_of(th.header_span.start),
+                }
+            })
+            .collect(),
+    }
 }
 
 /// How many `Suppressed:` levels hold each throwable, in one pass (a parent always has a
@@ -612,75 +913,139 @@ fn frame_view(prefix: &str, fi: usize, f: &Frame, line: usize, roles: Vec<String
     }
 }
 
-/// Groups frames: highlighted and user-code frames are shown; runs of other frames of one group
-/// (and of restored frames) fold under a label.
-///
-/// The first frame (where the throwable was thrown) is always shown, and runs shorter than
-/// [`MIN_FOLD`] are shown rather than folded.
-pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
-    let mut out: Vec<FrameBlock> = Vec::new();
-    let shown =
-        |k: usize, f: &FrameView| k == 0 || !f.roles.is_empty() || f.group == FrameGroup::User;
-    for (k, f) in frames.into_iter().enumerate() {
-        if shown(k, &f) {
-            match out.last_mut() {
-                Some(FrameBlock::Shown(v)) => v.push(f),
-                _ => out.push(FrameBlock::Shown(vec![f])),
-            }
-            continue;
+/// Why frames fold together while [`blocks`] groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FoldKey {
+    /// Printed frames of one group (JDK, Flink runtime, …).
+    Group(FrameGroup),
+    /// Frames restored from `... N more`, whatever their group.
+    Restored,
+    /// The middle of a long run of shown frames.
+    Long,
+    /// Frames past [`MAX_BLOCKS`].
+    Rest,
+}
+
+/// A run of frames while [`blocks`] groups them: shown (`None`) or folded.
+struct Run {
+    fold: Option<FoldKey>,
+    frames: Vec<FrameView>,
+}
+
+/// Appends `f` to the last run when it has the same `fold`, else starts a run.
+fn push_frame(runs: &mut Vec<Run>, fold: Option<FoldKey>, f: FrameView) {
+    match runs.last_mut() {
+        Some(r) if r.fold == fold => r.frames.push(f),
+        _ => runs.push(Run {
+            fold,
+            frames: vec![f],
+        }),
+    }
+}
+
+/// Shows the folds shorter than [`MIN_FOLD`] and merges neighbouring shown runs.
+fn settle(runs: Vec<Run>) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for mut r in runs {
+        if r.frames.len() < MIN_FOLD {
+            r.fold = None;
         }
-        let key = (f.group, f.restored);
         match out.last_mut() {
-            Some(FrameBlock::Folded { frames, .. })
-                if frames.last().is_some_and(|g| (g.group, g.restored) == key) =>
-            {
-                frames.push(f)
-            }
-            _ => out.push(FrameBlock::Folded {
-                label: String::new(),
-                frames: vec![f],
-                lines: LineRange::default(),
-            }),
-        }
-    }
-    // Unfold short runs, then merge neighbouring shown runs.
-    let mut merged: Vec<FrameBlock> = Vec::new();
-    for b in out {
-        let b = match b {
-            FrameBlock::Folded { frames, .. } if frames.len() < MIN_FOLD => {
-                FrameBlock::Shown(frames)
-            }
-            other => other,
-        };
-        match (merged.last_mut(), b) {
-            (Some(FrameBlock::Shown(v)), FrameBlock::Shown(w)) => v.extend(w),
-            (_, b) => merged.push(b),
-        }
-    }
-    let mut out = merged;
-    for b in &mut out {
-        if let FrameBlock::Folded {
-            label,
-            frames,
-            lines,
-        } = b
-        {
-            *lines = frames
-                .iter()
-                .fold(LineRange::new(frames[0].line, frames[0].line), |r, f| {
-                    LineRange::new(r.first.min(f.line), r.last.max(f.line))
-                });
-            let n = frames.len();
-            let what = frames[0].group.label();
-            let s = if n == 1 { "" } else { "s" };
-            *label = if frames[0].restored {
-                format!("{n} {what} frame{s} shared with the enclosing exception (\"... more\")")
-            } else {
-                format!("{n} {what} frame{s}")
-            };
+            Some(last) if last.fold.is_none() && r.fold.is_none() => last.frames.extend(r.frames),
+            _ => out.push(r),
         }
     }
     out
+}
+
+/// Groups frames: highlighted and user-code frames are shown; runs of other frames of one group
+/// fold under a label, and so do the frames restored from `... N more` (all of them, whatever
+/// their group: they repeat the enclosing throwable's frames).
+///
+/// The first frame (where the throwable was thrown) is always shown, and runs shorter than
+/// [`MIN_FOLD`] are shown rather than folded. To keep the page small whatever the input, a run
+/// of shown frames longer than [`MAX_SHOWN_RUN`] folds its middle, the frames past
+/// [`MAX_BLOCKS`] blocks fold together, and a fold holds at most [`MAX_FOLD_FRAMES`] frames;
+/// highlighted frames are never folded.
+pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (k, f) in frames.into_iter().enumerate() {
+        let fold = if k == 0 || !f.roles.is_empty() {
+            None
+        } else if f.restored {
+            Some(FoldKey::Restored)
+        } else if f.group == FrameGroup::User {
+            None
+        } else {
+            Some(FoldKey::Group(f.group))
+        };
+        push_frame(&mut runs, fold, f);
+    }
+    let runs = settle(runs);
+    // Long shown runs keep their ends (the first frame of the throwable is in the head).
+    let mut trimmed: Vec<Run> = Vec::new();
+    for r in runs {
+        let n = r.frames.len();
+        if r.fold.is_some() || n <= MAX_SHOWN_RUN {
+            trimmed.push(r);
+            continue;
+        }
+        for (i, f) in r.frames.into_iter().enumerate() {
+            let keep = i < SHOWN_RUN_HEAD || i + SHOWN_RUN_TAIL >= n || !f.roles.is_empty();
+            push_frame(&mut trimmed, (!keep).then_some(FoldKey::Long), f);
+        }
+    }
+    let mut runs = settle(trimmed);
+    if runs.len() > MAX_BLOCKS {
+        let rest = runs.split_off(MAX_BLOCKS - 1);
+        for f in rest.into_iter().flat_map(|r| r.frames) {
+            let fold = f.roles.is_empty().then_some(FoldKey::Rest);
+            push_frame(&mut runs, fold, f);
+        }
+        runs = settle(runs);
+    }
+    let mut out = Vec::new();
+    for r in runs {
+        if r.fold.is_none() {
+            out.push(FrameBlock::Shown(r.frames));
+            continue;
+        }
+        let parts = r.frames.len().div_ceil(MAX_FOLD_FRAMES);
+        let size = r.frames.len().div_ceil(parts.max(1));
+        let mut frames = r.frames;
+        while !frames.is_empty() {
+            let tail = frames.split_off(size.min(frames.len()));
+            out.push(folded(frames));
+            frames = tail;
+        }
+    }
+    out
+}
+
+/// A fold of `frames` (not empty), with its label and its input lines.
+fn folded(frames: Vec<FrameView>) -> FrameBlock {
+    let mut lines = LineRange::new(frames[0].line, frames[0].line);
+    for f in &frames {
+        lines = LineRange::new(lines.first.min(f.line), lines.last.max(f.line));
+    }
+    let n = frames.len();
+    let s = if n == 1 { "" } else { "s" };
+    let group = frames[0].group;
+    let what = if frames.iter().all(|f| f.group == group) {
+        format!("{} ", group.label())
+    } else {
+        String::new()
+    };
+    let label = if frames.iter().all(|f| f.restored) {
+        format!("{n} {what}frame{s} shared with the enclosing exception (\"... more\")")
+    } else {
+        format!("{n} {what}frame{s}")
+    };
+    FrameBlock::Folded {
+        label,
+        frames,
+        lines,
+    }
 }
 
 #[cfg(test)]
@@ -844,5 +1209,325 @@ mod tests {
             page.traces[0].facts.iter().all(|f| f.key != "version"),
             "no Flink version for non-Flink traces"
         );
+    }
+
+    /// The tester's `nested500.txt` (issue 6, D3): `levels` nested `Caused by:`, level i with
+    /// one frame and `... i+1 more`, under a JobExecutionException, over a CME.
+    fn nested(levels: usize) -> String {
+        let mut s = String::from("org.apache.flink.runtime.client.JobExecutionException: Job execution failed.\n\tat org.apache.flink.runtime.jobmaster.JobResult.toJobExecutionResult(JobResult.java:144)\n");
+        for i in 0..levels {
+            s += &format!(
+                "Caused by: java.lang.RuntimeException: level {i}\n\tat com.acme.L{i}.call(L{i}.java:{})\n\t... {} more\n",
+                i + 1,
+                i + 1
+            );
+        }
+        s + "Caused by: java.util.ConcurrentModificationException\n\tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n"
+    }
+
+    fn frames_in(e: &ExceptionView) -> usize {
+        e.blocks
+            .iter()
+            .map(|b| match b {
+                FrameBlock::Shown(v) => v.len(),
+                FrameBlock::Folded { frames, .. } => frames.len(),
+            })
+            .sum()
+    }
+
+    #[test]
+    fn nested_500_causes_show_a_bounded_chain_and_list_the_others() {
+        let input = nested(500);
+        let page = build(&input, &crate::diagnose(&input));
+        let t = &page.traces[0];
+        let chain = &t.chain;
+        assert_eq!(chain[0].class, "java.util.ConcurrentModificationException");
+        assert_eq!(chain[0].relation, "root cause");
+        assert_eq!(
+            chain.len(),
+            CHAIN_HEAD + CHAIN_TAIL,
+            "no finding points elsewhere"
+        );
+        // The innermost causes, then one line for the others, then the outermost throwables.
+        assert_eq!(chain[1].message, "level 499");
+        let gaps: Vec<&SkippedCauses> = chain
+            .iter()
+            .filter_map(|e| e.skipped_after.as_ref())
+            .collect();
+        assert_eq!(gaps.len(), 1);
+        let gap = gaps[0];
+        assert_eq!(gap.count + chain.len(), 502);
+        assert_eq!(gap.label, "482 more causes, not shown in full");
+        assert_eq!(gap.listed.len(), 482);
+        assert_eq!(gap.listed[0].relation, "wrapped by");
+        assert_eq!(gap.listed[0].message, "level 484");
+        assert_eq!(gap.listed[0].class, "java.lang.RuntimeException");
+        // Each listed line is the header's line of the input.
+        let lines: Vec<&str> = input.lines().collect();
+        for c in &gap.listed {
+            assert!(
+                lines[c.line - 1].ends_with(&format!(": {}", c.message)),
+                "{c:?}"
+            );
+        }
+        assert_eq!(gap.lines.first, gap.listed.last().map_or(0, |c| c.line));
+        assert!(chain[CHAIN_HEAD - 1].skipped_after.is_some());
+        assert_eq!(
+            chain.last().map(|e| e.class.as_str()),
+            Some("org.apache.flink.runtime.client.JobExecutionException")
+        );
+        assert_eq!(chain[chain.len() - 2].message, "level 0");
+        // Restored frames fold, in parts of at most MAX_FOLD_FRAMES: level 499 shows its own
+        // frame and folds the 500 it repeats.
+        let l499 = &chain[1];
+        assert_eq!(l499.restored, 500);
+        assert_eq!(frames_in(l499), 501);
+        assert!(matches!(&l499.blocks[0], FrameBlock::Shown(v) if v.len() == 1 && !v[0].restored));
+        let folds: Vec<(&String, usize)> = l499.blocks[1..]
+            .iter()
+            .map(|b| match b {
+                FrameBlock::Folded { label, frames, .. } => (label, frames.len()),
+                FrameBlock::Shown(v) => panic!("restored frames shown: {v:?}"),
+            })
+            .collect();
+        assert_eq!(folds.len(), 2);
+        assert_eq!(folds[0].1, 250);
+        assert!(
+            folds[0]
+                .0
+                .ends_with("shared with the enclosing exception (\"... more\")"),
+            "{folds:?}"
+        );
+        // The model stays linear in the input: the 125,000 restored frames are not all in it.
+        let total: usize = chain.iter().map(frames_in).sum();
+        assert!(total < 10_000, "{total} frames in the model");
+        assert!(check_gutter(&input, &page) > 1000);
+    }
+
+    #[test]
+    fn a_short_chain_is_shown_whole() {
+        let input = nested(MAX_CHAIN_SHOWN - 2);
+        let page = build(&input, &crate::diagnose(&input));
+        let chain = &page.traces[0].chain;
+        assert_eq!(chain.len(), MAX_CHAIN_SHOWN);
+        assert!(chain.iter().all(|e| e.skipped_after.is_none()));
+    }
+
+    #[test]
+    fn a_throwable_a_finding_points_at_is_shown_even_in_a_long_chain() {
+        let input = nested(100);
+        let mut d = crate::diagnose(&input);
+        let trace = &mut d.traces[0];
+        // A finding that points at level 50 (throwable 51: the top-level is 0).
+        let span = trace.trace.throwables[51].frames[0].span;
+        trace.findings = vec![crate::matcher::Finding {
+            rule: "user-code-cme".into(),
+            highlights: vec![crate::matcher::Highlight {
+                throwable: 51,
+                frame: Some(0),
+                role: "here".into(),
+                span,
+            }],
+            evidence: vec![],
+            specificity: 1,
+            notes: vec![],
+            version_mismatch: None,
+        }];
+        let page = build(&input, &d);
+        let chain = &page.traces[0].chain;
+        let at = chain.iter().position(|e| e.message == "level 50");
+        let at = at.unwrap_or_else(|| panic!("level 50 not shown"));
+        assert!(chain[at].open);
+        assert!(chain[at - 1].skipped_after.is_some() && chain[at].skipped_after.is_some());
+        let left_out: usize = chain
+            .iter()
+            .filter_map(|e| e.skipped_after.as_ref())
+            .map(|g| g.count)
+            .sum();
+        assert_eq!(left_out + chain.len(), 102);
+    }
+
+    fn frame(k: usize, group: FrameGroup, restored: bool, roles: &[&str]) -> FrameView {
+        FrameView {
+            id: format!("e0-f{k}"),
+            package: "p.".into(),
+            name: format!("C.m{k}"),
+            location: "C.java:1".into(),
+            line: k + 1,
+            group,
+            restored,
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+        }
+    }
+
+    fn shape(blocks: &[FrameBlock]) -> Vec<(bool, usize)> {
+        blocks
+            .iter()
+            .map(|b| match b {
+                FrameBlock::Shown(v) => (true, v.len()),
+                FrameBlock::Folded { frames, .. } => (false, frames.len()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn restored_frames_fold_together_whatever_their_group() {
+        let mut frames = vec![frame(0, FrameGroup::User, false, &[])];
+        for k in 1..7 {
+            let g = if k % 2 == 0 {
+                FrameGroup::User
+            } else {
+                FrameGroup::Flink
+            };
+            frames.push(frame(k, g, true, &[]));
+        }
+        let b = blocks(frames);
+        assert_eq!(shape(&b), vec![(true, 1), (false, 6)]);
+        assert!(matches!(&b[1], FrameBlock::Folded { label, .. }
+            if label == "6 frames shared with the enclosing exception (\"... more\")"));
+    }
+
+    #[test]
+    fn a_long_run_of_your_frames_keeps_its_ends_and_folds_the_middle() {
+        let mut frames: Vec<FrameView> = (0..5000)
+            .map(|k| frame(k, FrameGroup::User, false, &[]))
+            .collect();
+        frames[2000].roles.push("here".into());
+        let b = blocks(frames);
+        let s = shape(&b);
+        assert_eq!(s[0], (true, SHOWN_RUN_HEAD));
+        assert_eq!(s[s.len() - 1], (true, SHOWN_RUN_TAIL));
+        assert!(
+            s.contains(&(true, 1)),
+            "the highlighted frame is shown: {s:?}"
+        );
+        assert!(
+            s.iter().all(|&(shown, n)| shown || n <= MAX_FOLD_FRAMES),
+            "{s:?}"
+        );
+        assert_eq!(s.iter().map(|&(_, n)| n).sum::<usize>(), 5000);
+        assert!(b.len() < 30, "{} blocks", b.len());
+        assert!(matches!(&b[1], FrameBlock::Folded { label, lines, .. }
+            if label.ends_with(" user code frames") && lines.first == SHOWN_RUN_HEAD + 1));
+    }
+
+    #[test]
+    fn frames_past_the_block_budget_fold_together() {
+        // One of your frames, then three JDK frames, over and over: a block each.
+        let frames: Vec<FrameView> = (0..4000)
+            .map(|k| {
+                let g = if k % 4 == 0 {
+                    FrameGroup::User
+                } else {
+                    FrameGroup::Jdk
+                };
+                frame(k, g, false, if k == 3001 { &["here"] } else { &[] })
+            })
+            .collect();
+        let b = blocks(frames);
+        let s = shape(&b);
+        assert_eq!(s.iter().map(|&(_, n)| n).sum::<usize>(), 4000);
+        assert!(b.len() < MAX_BLOCKS + 25, "{} blocks", b.len());
+        assert!(
+            s.iter().all(|&(shown, n)| shown || n <= MAX_FOLD_FRAMES),
+            "{s:?}"
+        );
+        let shown: Vec<&FrameView> = b
+            .iter()
+            .flat_map(|b| match b {
+                FrameBlock::Shown(v) => v.iter().collect(),
+                FrameBlock::Folded { .. } => vec![],
+            })
+            .collect();
+        assert!(
+            shown.iter().any(|f| f.name == "C.m3001"),
+            "the highlighted frame is shown"
+        );
+        assert!(
+            matches!(b.last(), Some(FrameBlock::Folded { label, .. }) if label.ends_with(" frames") && !label.contains("JDK"))
+        );
+    }
+
+    #[test]
+    fn a_100k_message_is_cut_in_the_view_with_what_was_left_out() {
+        // The tester's line100k-nospace.txt (issue 6, D5).
+        let input = format!(
+            "java.lang.IllegalArgumentException: {}\n\tat com.acme.A.b(A.java:1)\n",
+            "x".repeat(102_400)
+        );
+        let page = build(&input, &crate::diagnose(&input));
+        let t = &page.traces[0];
+        let root = &t.chain[0];
+        assert_eq!(root.message.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(root.message.ends_with("x…"));
+        assert_eq!(
+            root.message_more.as_deref(),
+            Some("… 100,400 more characters (see the input, line 1)")
+        );
+        assert_eq!(
+            t.root_cause.chars().count(),
+            "java.lang.IllegalArgumentException: ".len() + MAX_ROOT_CAUSE_CHARS + 1
+        );
+        assert!(t.root_cause.ends_with('…'));
+    }
+
+    #[test]
+    fn clip_message_cuts_by_characters_or_lines_and_says_where_the_rest_starts() {
+        assert_eq!(clip_message("short"), ("short".into(), None));
+        let exact = "é".repeat(MAX_MESSAGE_CHARS);
+        assert_eq!(clip_message(&exact), (exact.as_str().into(), None));
+        // Multi-byte characters are counted as characters, and cut on a boundary.
+        let long = "é".repeat(MAX_MESSAGE_CHARS + 7);
+        let (kept, more) = clip_message(&long);
+        assert_eq!(kept.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert_eq!(more, Some((7, 0)));
+        // 100 lines: the first 40 are kept, the rest starts 40 lines below the header.
+        let lines: Vec<String> = (1..=100).map(|i| format!("line {i}")).collect();
+        let text = lines.join("\n");
+        let (kept, more) = clip_message(&text);
+        assert_eq!(kept, lines[..MAX_MESSAGE_LINES].join("\n"));
+        let rest = lines[MAX_MESSAGE_LINES..].join("\n");
+        assert_eq!(more, Some((rest.chars().count(), MAX_MESSAGE_LINES)));
+        // Cut inside the third line: the rest starts on that line.
+        let text = format!("a\nb\n{}", "c".repeat(3000));
+        let (kept, more) = clip_message(&text);
+        assert!(kept.starts_with("a\nb\nccc") && kept.ends_with('…'));
+        assert_eq!(more, Some((3000 - (MAX_MESSAGE_CHARS - 4), 2)));
+        // Cut right before a line break: no "…", the rest starts on the next line.
+        let text = format!("{}\nrest", "d".repeat(MAX_MESSAGE_CHARS));
+        assert_eq!(
+            clip_message(&text),
+            ("d".repeat(MAX_MESSAGE_CHARS).into(), Some((4, 1)))
+        );
+        assert_eq!(thousands(100_400), "100,400");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn one_line_inputs_get_no_line_numbers() {
+        // REST JSON: the trace is one line with escaped newlines (issue 6, D8).
+        let input = include_str!("../tests/cases/seed-rest.json");
+        let page = build(input, &crate::diagnose(input));
+        assert!(page.traces.iter().all(|t| !t.numbered));
+        let one = "java.lang.IllegalStateException: boom at com.acme.A.b(A.java:1) at com.acme.A.c(A.java:2)";
+        let page = build(one, &crate::diagnose(one));
+        assert!(!page.traces[0].numbered);
+        // Multi-line traces whose frames have lines of their own keep them.
+        let page = build(
+            crate::FLAGSHIP_EXAMPLE,
+            &crate::diagnose(crate::FLAGSHIP_EXAMPLE),
+        );
+        assert!(page.traces[0].numbered);
+        let input = nested(3);
+        let page = build(&input, &crate::diagnose(&input));
+        assert!(
+            page.traces[0].numbered,
+            "restored frames repeat lines, printed ones do not"
+        );
+        let joined = "java.lang.IllegalStateException: boom\n\tat com.acme.A.b(A.java:1)\n\tat com.acme.A.c(A.java:2) at com.acme.A.d(A.java:3)\n\tat com.acme.A.e(A.java:4)\n";
+        let page = build(joined, &crate::diagnose(joined));
+        assert_eq!(page.traces[0].chain[0].blocks.len(), 1);
+        assert!(page.traces[0].numbered, "two frames run together");
     }
 }

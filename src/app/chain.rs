@@ -5,8 +5,14 @@
 //! comes from ([`crate::view::LineRange`], computed in the view model). The numbers are drawn from
 //! `data-ln` by CSS (`.ln::before`), so selecting and copying the trace copies no number, and the
 //! gutter is hidden from screen readers; headers and folds say their lines in words instead.
+//! For a trace whose line numbers mean nothing (a trace on one line of the input, see
+//! [`crate::view::TraceView::numbered`]) the gutter stays empty and takes no room.
+//!
+//! A folded group builds its frames only when it is opened ([`Fold`]), so a trace with
+//! thousands of frames (or hundreds of nested causes, each repeating its enclosing frames) stays
+//! a small page; a long trace lists the throwables it does not show in full the same way.
 
-use crate::view::{ExceptionView, FrameBlock, FrameView, LineRange};
+use crate::view::{ExceptionView, FrameBlock, FrameView, LineRange, SkippedCause, SkippedCauses};
 use yew::prelude::*;
 
 /// Properties of [`Chain`].
@@ -17,11 +23,31 @@ pub struct Props {
     /// The last input line of the trace: sizes the gutter.
     #[prop_or_default]
     pub last_line: usize,
+    /// Whether the input's line numbers mean something for this trace; when not, the gutter is
+    /// empty and takes no room, and titles do not say their lines.
+    #[prop_or(true)]
+    pub numbered: bool,
 }
 
-/// The gutter cell: the line number(s), drawn by CSS from `data-ln`.
-fn gutter(lines: LineRange) -> Html {
-    html! { <span class="ln" aria-hidden="true" data-ln={lines.label()}></span> }
+/// The gutter cell: the line number(s), drawn by CSS from `data-ln` (nothing when the numbers
+/// mean nothing).
+fn gutter(lines: LineRange, numbered: bool) -> Html {
+    let label = if numbered {
+        lines.label()
+    } else {
+        String::new()
+    };
+    html! { <span class="ln" aria-hidden="true" data-ln={label}></span> }
+}
+
+/// What a title says of its lines to screen readers (`, lines 45 to 56`), when they mean
+/// something.
+fn spoken(lines: LineRange, numbered: bool) -> Html {
+    if numbered {
+        html! { <span class="sr-only">{ format!(", {}", lines.spoken()) }</span> }
+    } else {
+        html! {}
+    }
 }
 
 /// The cause chain.
@@ -36,16 +62,28 @@ pub fn chain(props: &Props) -> Html {
     // Wide enough for a range of two of the widest numbers ("1045–1062") in the gutter's 12 px
     // monospace (about 7.3 px a digit), in px so that every row lines up whatever its font.
     let digits = props.last_line.max(1).to_string().len();
-    let width = (2 * digits + 1) * 73 / 10 + 1;
+    let width = if props.numbered {
+        (2 * digits + 1) * 73 / 10 + 1
+    } else {
+        0
+    };
+    let numbered = props.numbered;
     html! {
         <section class="chain" aria-label={heading} style={format!("--ln-w: {width}px")}>
             <h3>{ heading }</h3>
-            { for props.chain.iter().map(exception) }
+            { for props.chain.iter().map(|e| html! {
+                <>
+                    { exception(e, numbered) }
+                    if let Some(more) = &e.skipped_after {
+                        { skipped(more, numbered) }
+                    }
+                </>
+            }) }
         </section>
     }
 }
 
-fn exception(e: &ExceptionView) -> Html {
+fn exception(e: &ExceptionView, numbered: bool) -> Html {
     let class = match (e.class.is_empty(), e.relation.as_str()) {
         (true, "thread") => "the thread's stack",
         (true, _) => "(frames without an exception line)",
@@ -67,11 +105,11 @@ fn exception(e: &ExceptionView) -> Html {
             data-default-open={e.open.to_string()}
             style={(e.depth > 0).then(|| format!("--indent: {}em", e.depth.min(8) * 2))}>
             <summary>
-                { gutter(e.header_lines) }
+                { gutter(e.header_lines, numbered) }
                 <span class="head">
                     <span class="relation">{ relation }</span>
                     <span class="ex-class">{ breakable(class) }</span>
-                    <span class="sr-only">{ format!(", {}", e.header_lines.spoken()) }</span>
+                    { spoken(e.header_lines, numbered) }
                     { for e.roles.iter().map(|r| html! { <span class="role header-role">{ r }</span> }) }
                     if !preview.is_empty() {
                         <span class="preview">{ preview }</span>
@@ -81,8 +119,11 @@ fn exception(e: &ExceptionView) -> Html {
             if !e.message.is_empty() {
                 <pre class="message">{ &e.message }</pre>
             }
+            if let Some(more) = &e.message_more {
+                <p class="message-more">{ more }</p>
+            }
             <ol class="frames">
-                { for e.blocks.iter().map(block) }
+                { for e.blocks.iter().map(|b| block(b, numbered)) }
             </ol>
             if e.restored > 0 {
                 <p class="restored-note">{ format!("{} frames restored from \"... {} more\" (shared with the enclosing exception, by Java's rule) are marked ↻.", e.restored, e.restored) }</p>
@@ -105,34 +146,140 @@ fn breakable(name: &str) -> Html {
     out.into_iter().collect()
 }
 
-fn block(b: &FrameBlock) -> Html {
+fn block(b: &FrameBlock, numbered: bool) -> Html {
     match b {
-        FrameBlock::Shown(frames) => frames.iter().map(frame).collect::<Html>(),
+        FrameBlock::Shown(frames) => frames.iter().map(|f| frame(f, numbered)).collect::<Html>(),
         FrameBlock::Folded {
             label,
             frames,
             lines,
         } => html! {
             <li class="fold">
-                <details id={format!("{}-fold", frames[0].id)} data-default-open="false">
-                    <summary class={classes!("fold-label", format!("g-{:?}", frames[0].group).to_lowercase())}>
-                        { gutter(*lines) }
-                        <span class="fold-text">{ label }</span>
-                        <span class="sr-only">{ format!(", {}", lines.spoken()) }</span>
-                    </summary>
-                    <ol class="frames">{ for frames.iter().map(frame) }</ol>
-                </details>
+                <Fold
+                    key={format!("{}-fold", frames[0].id)}
+                    id={format!("{}-fold", frames[0].id)}
+                    group={format!("g-{:?}", frames[0].group).to_lowercase()}
+                    label={label.clone()}
+                    lines={*lines}
+                    {numbered}
+                    body={FoldBody::Frames(frames.clone())}
+                />
             </li>
         },
     }
 }
 
-fn frame(f: &FrameView) -> Html {
+/// The throwables a long trace does not show in full: one line that counts them, which opens to
+/// a list of one line each.
+fn skipped(more: &SkippedCauses, numbered: bool) -> Html {
+    html! {
+        <div class="fold skipped-causes">
+            <Fold
+                key={more.id.clone()}
+                id={more.id.clone()}
+                label={more.label.clone()}
+                lines={more.lines}
+                {numbered}
+                body={FoldBody::Causes(more.listed.clone(), more.count)}
+            />
+        </div>
+    }
+}
+
+/// What a [`Fold`] shows when open.
+#[derive(Clone, PartialEq)]
+pub enum FoldBody {
+    /// Frames of a folded group.
+    Frames(Vec<FrameView>),
+    /// Throwables left out of a long trace (the listed ones, and how many there are in all).
+    Causes(Vec<SkippedCause>, usize),
+}
+
+/// Properties of [`Fold`].
+#[derive(Properties, PartialEq)]
+pub struct FoldProps {
+    /// DOM id of the `details`.
+    pub id: AttrValue,
+    /// The title (`12 Flink runtime frames`).
+    pub label: AttrValue,
+    /// CSS class of the title (`g-flink`), if any.
+    #[prop_or_default]
+    pub group: Option<AttrValue>,
+    /// Input lines of what it holds.
+    pub lines: LineRange,
+    /// Whether the line numbers mean something.
+    pub numbered: bool,
+    /// What it shows when open.
+    pub body: FoldBody,
+}
+
+/// A folded group: a `details` closed by default whose content is built only while it is open,
+/// so that closed groups cost a handful of elements. It follows the `open` attribute whoever
+/// sets it (a click, the `o` key, a share link's view options), through the `toggle` event; it
+/// keeps its DOM id and `data-default-open`, which share links record.
+#[function_component(Fold)]
+pub fn fold(props: &FoldProps) -> Html {
+    let open = use_state(|| false);
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::HtmlDetailsElement>() {
+                open.set(d.open());
+            }
+        })
+    };
+    let numbered = props.numbered;
+    let body = if !*open {
+        html! {}
+    } else {
+        match &props.body {
+            FoldBody::Frames(frames) => html! {
+                <ol class="frames">{ for frames.iter().map(|f| frame(f, numbered)) }</ol>
+            },
+            FoldBody::Causes(listed, count) => html! {
+                <>
+                    <ol class="causes">{ for listed.iter().map(|c| cause_line(c, numbered)) }</ol>
+                    if *count > listed.len() {
+                        <p class="restored-note">{ format!("… and {} more (see the input).", count - listed.len()) }</p>
+                    }
+                </>
+            },
+        }
+    };
+    html! {
+        <details id={props.id.clone()} data-default-open="false" {ontoggle}>
+            <summary class={classes!("fold-label", props.group.clone())}>
+                { gutter(props.lines, numbered) }
+                <span class="fold-text">{ &props.label }</span>
+                { spoken(props.lines, numbered) }
+            </summary>
+            { body }
+        </details>
+    }
+}
+
+/// One throwable left out of a long trace: `wrapped by java.lang.RuntimeException: level 12`.
+fn cause_line(c: &SkippedCause, numbered: bool) -> Html {
+    html! {
+        <li class="cause-line">
+            { gutter(LineRange::new(c.line, c.line), numbered) }
+            <span class="relation">{ &c.relation }</span>
+            <code>
+                { &c.class }
+                if !c.message.is_empty() {
+                    { format!(": {}", c.message) }
+                }
+            </code>
+        </li>
+    }
+}
+
+fn frame(f: &FrameView, numbered: bool) -> Html {
     let highlighted = !f.roles.is_empty();
     html! {
             <li id={f.id.clone()} tabindex="-1" class={classes!("frame", highlighted.then_some("highlighted"), f.restored.then_some("restored"), format!("g-{:?}", f.group).to_lowercase())}
     >
-                { gutter(LineRange::new(f.line, f.line)) }
+                { gutter(LineRange::new(f.line, f.line), numbered) }
                 <code class="frame-text">
                     <span class="at">{"at "}</span>
                     <span class="pkg">{ &f.package }</span>

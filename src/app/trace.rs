@@ -24,9 +24,15 @@ pub fn trace_card(props: &Props) -> Html {
         (n, Some(_)) => format!(" · {n} threads with this stack"),
         (n, None) => format!(" · seen {n} times"),
     };
+    // A trace on one line of the input (REST JSON) says no line range: it would read "1–1".
+    let lines = if t.numbered {
+        format!(" · lines {}–{}", t.lines.0, t.lines.1)
+    } else {
+        String::new()
+    };
     html! {
         <article class="trace" id={t.dom_id.clone()} aria-label={format!("Trace {}", t.number)}>
-            <h2 class="trace-head">{ format!("{} {} · lines {}–{}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number, t.lines.0, t.lines.1) }</h2>
+            <h2 class="trace-head">{ format!("{} {}{lines}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number) }</h2>
             if let Some((name, state)) = &t.thread {
                 <section class="finding none thread">
                     <h3>{ format!("Thread \"{name}\"") }</h3>
@@ -66,7 +72,7 @@ pub fn trace_card(props: &Props) -> Html {
                     }
                 </section>
             }
-            <Chain chain={t.chain.clone()} last_line={t.lines.1} />
+            <Chain chain={t.chain.clone()} last_line={t.lines.1} numbered={t.numbered} />
         </article>
     }
 }

@@ -25,7 +25,10 @@
 //   [data-fact=checkpoint|operators|subtask|version]   context read out of the text
 //   .no-trace                          the clear message shown when the input holds no stack trace
 //   .chain .ln[data-ln]                the gutter: the line (or "45–56" range) of the pasted text of a
-//                                      header, frame or fold, drawn by CSS, aria-hidden, holding no text
+//                                      header, frame or fold, drawn by CSS, aria-hidden, holding no text;
+//                                      empty when the trace sits on one line of the input
+//   li.fold > details                  a folded group: its frames are built when it opens (toggle event)
+//   .skipped-causes                    a long trace's throwables not shown in full (.cause-line each, when open)
 //   article.trace > .finding, .share, .facts, .chain   the parts of a trace, in this order
 //   #shortcuts-help[role=dialog]       the keyboard shortcuts help (? opens it, Esc closes it);
 //                                      #shortcuts-button opens it too, #close-shortcuts closes it
@@ -592,6 +595,9 @@ await test('line numbers: the gutter gives each header, frame and fold its lines
   await page.fill('#trace-input', text);
   await waitDone(page, 10_000);
   await page.$$eval('.chain details', (ds) => ds.forEach((d) => { d.open = true; }));
+  // A fold builds its frames when it opens (on its toggle event).
+  const built = await eventually(() => page.$$eval('.chain li.fold > details', (ds) => ds.every((d) => d.querySelector('.frame'))), 3_000);
+  check(built, 'an opened fold shows no frames');
   const gutter = await page.$$eval('.chain .exception', (exs) =>
     exs.map((ex) => ({
       cls: ex.getAttribute('data-class'),
@@ -756,6 +762,7 @@ await test('narrow 360 px: no sideways scroll, with Share, every section and the
     await narrow.locator(`.finding[data-rule="${FLAGSHIP_RULE}"]`).first().waitFor({ state: 'visible', timeout: 15_000 });
     await openShare(narrow);
     await narrow.$$eval('main:not([hidden]) details', (ds) => ds.forEach((d) => { d.open = true; }));
+    await eventually(() => narrow.$$eval('.chain li.fold > details', (ds) => ds.every((d) => d.querySelector('.frame'))), 3_000);
     await narrow.keyboard.press('?');
     await narrow.locator('#shortcuts-help').waitFor();
     const widths = await narrow.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, vw: document.documentElement.clientWidth }));
@@ -853,6 +860,99 @@ await test('bad input: a clear message, the text left alone', async (check) => {
   const ids = await findingIds(page);
   check(ids.length === 0, `no finding expected, got ${JSON.stringify(ids)}`);
   await page.screenshot({ path: path.join(OUT, 'bad-input.png'), fullPage: true });
+});
+
+// (c2) shapes that once made the page huge (issue 6, the tester's round 6)
+
+/** Pastes `text` as a paste event does and returns the milliseconds until the page shows the
+ *  diagnosis (status "done", `selector` present, the next frame painted), measured in the page. */
+async function pasteAndTime(p, text, selector) {
+  return p.evaluate(
+    ([t, sel]) =>
+      new Promise((resolve) => {
+        const el = document.querySelector('#trace-input');
+        const t0 = performance.now();
+        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, t);
+        el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+        const poll = () => {
+          if (document.querySelector('#status')?.dataset.state === 'done' && document.querySelector(sel)) {
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+          } else if (performance.now() - t0 > 20_000) {
+            resolve(Infinity);
+          } else {
+            setTimeout(poll, 5);
+          }
+        };
+        poll();
+      }),
+    [text, selector],
+  );
+}
+
+await test('nested causes: 500 levels, each repeating its enclosing frames ("... N more"), answer within 1 s on a small page, root cause first', async (check) => {
+  // What Java prints when an exception is wrapped at each level of a recursion: level i repeats
+  // i + 1 frames of the level that wraps it, 125,000 restored frames in all.
+  let text = 'org.apache.flink.runtime.client.JobExecutionException: Job execution failed.\n\tat org.apache.flink.runtime.jobmaster.JobResult.toJobExecutionResult(JobResult.java:144)\n';
+  for (let i = 0; i < 500; i++) text += `Caused by: java.lang.RuntimeException: level ${i}\n\tat com.acme.L${i}.call(L${i}.java:${i + 1})\n\t... ${i + 1} more\n`;
+  text += 'Caused by: java.util.ConcurrentModificationException\n\tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n';
+  await openApp(page);
+  const root = '.chain .exception.root[data-class="java.util.ConcurrentModificationException"]';
+  const took = await pasteAndTime(page, text, root);
+  check(took < 1000, `the diagnosis showed ${ms(took)} after the paste (budget 1 s)`);
+  const r = await page.evaluate(() => ({
+    nodes: document.querySelectorAll('*').length,
+    first: document.querySelector('.chain .exception')?.getAttribute('data-class'),
+    shown: document.querySelectorAll('.chain .exception').length,
+    more: document.querySelector('.skipped-causes > details > summary .fold-text')?.textContent ?? '',
+  }));
+  check(r.nodes < 20_000, `${r.nodes} DOM elements (budget 20,000)`);
+  check(r.first === 'java.util.ConcurrentModificationException', `the chain starts with ${r.first}, not the root cause`);
+  const m = /^(\d+) more causes, not shown in full$/.exec(r.more);
+  check(m && Number(m[1]) + r.shown === 502, `${r.shown} throwables shown, and the line for the others reads "${r.more}" (502 in all)`);
+  // The others are listed when asked for; a fold of restored frames builds its frames when opened.
+  await page.locator('.skipped-causes > details > summary').click();
+  const listed = await eventually(() => page.$$eval('.skipped-causes .cause-line', (ls) => ls.length), 3_000);
+  check(m && listed === Number(m[1]), `the list of causes not shown has ${listed} lines`);
+  const level499 = page.locator('.chain .exception').nth(1);
+  await level499.locator('> summary').click();
+  const fold = level499.locator('li.fold > details').first();
+  await fold.locator('> summary').click();
+  const frames = await eventually(() => fold.locator('.frame').count(), 3_000);
+  check(frames > 0 && frames <= 250, `an opened fold of restored frames shows ${frames} frames (1 to 250)`);
+  const after = await page.evaluate(() => document.querySelectorAll('*').length);
+  check(after < 20_000, `${after} DOM elements with the list and a fold open`);
+  console.log(`    nested 500: diagnosis shown ${ms(took)} after the paste; ${r.nodes} DOM elements (${after} with the list and a fold open); ${r.shown} throwables in full, ${r.more}`);
+  await page.screenshot({ path: path.join(OUT, 'nested-500.png') });
+});
+
+await test('long message: a 100 KB exception message is cut in the page, with what was left out and where to read it', async (check) => {
+  const text = `java.lang.IllegalArgumentException: ${'x'.repeat(102_400)}\n\tat com.acme.A.b(A.java:1)\n`;
+  await openApp(page);
+  const took = await pasteAndTime(page, text, '.chain .exception.root');
+  check(took < 1000, `the diagnosis showed ${ms(took)} after the paste`);
+  const r = await page.evaluate(() => ({
+    height: document.documentElement.scrollHeight,
+    rootCause: document.querySelector('.finding.none code')?.textContent ?? '',
+    message: document.querySelector('.chain .exception.root pre.message')?.textContent ?? '',
+    more: document.querySelector('.chain .exception.root .message-more')?.textContent ?? '',
+  }));
+  check(r.height < 4000, `the page is ${r.height} px tall`);
+  check(r.rootCause.length <= 340 && r.rootCause.endsWith('…'), `the root cause line holds ${r.rootCause.length} characters`);
+  check(r.message.length <= 2001 && r.message.endsWith('…'), `the message block holds ${r.message.length} characters`);
+  check(r.more === '… 100,400 more characters (see the input, line 1)', `the message block ends with "${r.more}"`);
+});
+
+await test('one-line input (REST JSON, escaped newlines): no gutter of identical line numbers, no "lines 1–1"', async (check) => {
+  await openApp(page);
+  await pasteAndTime(page, fs.readFileSync(path.join(CASES_DIR, 'seed-rest.json'), 'utf8'), '.chain .exception.root');
+  const r = await page.evaluate(() => ({
+    numbers: [...document.querySelectorAll('.chain .ln')].map((e) => e.getAttribute('data-ln')).filter((l) => l !== ''),
+    head: document.querySelector('.trace-head')?.textContent ?? '',
+    spoken: [...document.querySelectorAll('.chain .sr-only')].map((e) => e.textContent).filter((t) => /line/.test(t)),
+  }));
+  check(r.numbers.length === 0, `the gutter shows ${JSON.stringify(r.numbers.slice(0, 5))}`);
+  check(!/lines? \d/.test(r.head), `the heading reads "${r.head}"`);
+  check(r.spoken.length === 0, `titles say their lines: ${JSON.stringify(r.spoken.slice(0, 3))}`);
 });
 
 // (d) a huge paste. locator.fill() cannot do this: Chromium's insertText is quadratic (60 KB take
@@ -1130,6 +1230,8 @@ await test('share: the link keeps the sections opened and closed, and brings the
     await eventually(async () => !(await other.$eval(`#${root}`, (d) => d.open)), 3_000);
     check(!(await other.$eval(`#${root}`, (d) => d.open)), 'the exception closed as in the shared page');
     check(await other.$eval(`[id="${fold}"]`, (d) => d.open), 'the frame fold open as in the shared page');
+    const shown = await eventually(() => other.$eval(`[id="${fold}"]`, (d) => d.querySelectorAll('.frame').length), 3_000);
+    check(shown >= 3, `the frame fold opened by the link shows ${shown} frames`);
   } finally {
     await other.close();
   }
