@@ -349,6 +349,8 @@ fn page() -> Html {
     let kept = use_state(|| None::<persist::Kept>);
     let save_timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
     let unsaved: Rc<RefCell<Option<String>>> = use_mut_ref(|| None);
+    // The text the page opened with from this browser's storage: kept already, not saved again.
+    let restored: Rc<RefCell<Option<String>>> = use_mut_ref(|| None);
     {
         let unsaved = unsaved.clone();
         use_effect_with((), move |_| keep_on_hide(unsaved));
@@ -358,8 +360,14 @@ fn page() -> Html {
         let schedule = schedule.clone();
         let kept = kept.clone();
         let client = client.clone();
+        let restored = restored.clone();
         Callback::from(move |(text, immediate): (String, bool)| {
-            {
+            let from_storage = restored.borrow_mut().take().is_some_and(|r| r == text);
+            if from_storage {
+                *unsaved.borrow_mut() = None;
+                *save_timer.borrow_mut() = None;
+                kept.set(Some(persist::Kept::Yes));
+            } else {
                 *unsaved.borrow_mut() = Some(text.clone());
                 let unsaved = unsaved.clone();
                 let kept = kept.clone();
@@ -409,6 +417,7 @@ fn page() -> Html {
                 }
             } else if first_visit {
                 if let Some(text) = persist::load() {
+                    *restored.borrow_mut() = Some(text.clone());
                     load.set(Some((next, Rc::from(text))));
                 }
             }
