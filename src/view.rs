@@ -43,9 +43,21 @@ pub const SHOWN_RUN_HEAD: usize = 12;
 /// Frames a long shown run keeps at its end.
 pub const SHOWN_RUN_TAIL: usize = 4;
 
+/// A throwable shows at most this many frames one by one (those a finding points at always);
+/// the others past them fold together.
+pub const MAX_SHOWN_FRAMES: usize = 40;
+
+/// A trace shows at most this many frames one by one over all its throwables (those a finding
+/// points at, and the first frame of each throwable, always).
+pub const MAX_SHOWN_FRAMES_PER_TRACE: usize = 120;
+
 /// A throwable's frames make at most about this many blocks (shown runs and folds); the frames
 /// past them fold together, except those a finding points at.
 pub const MAX_BLOCKS: usize = 60;
+
+/// A trace makes at most about this many blocks over all its throwables (each fold is a
+/// component of the page: a few thousand of them take seconds to build).
+pub const MAX_BLOCKS_PER_TRACE: usize = 120;
 
 /// The message block of a throwable shows at most this many characters (and
 /// [`MAX_MESSAGE_LINES`] lines); the rest is counted (`… 98,000 more characters`).
@@ -484,6 +496,10 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
     let order = t.search_order();
     let depths = depths(t);
     let root = d.root_cause;
+    // Frames the trace may still show one by one (see MAX_SHOWN_FRAMES_PER_TRACE).
+    let budget = std::cell::Cell::new(MAX_SHOWN_FRAMES_PER_TRACE);
+    // Blocks the trace may still make (see MAX_BLOCKS_PER_TRACE).
+    let block_budget = std::cell::Cell::new(MAX_BLOCKS_PER_TRACE);
     let exception_view = |ti: usize| -> ExceptionView {
         let th = &t.throwables[ti];
         let id = format!("{prefix}t{number}-e{ti}");
@@ -522,7 +538,23 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 .filter(|f| f.expanded_from.is_some())
                 .count(),
             open: ti == root || any_roles,
-            blocks: blocks(frames),
+            blocks: {
+                let b = blocks_with(
+                    frames,
+                    budget.get().min(MAX_SHOWN_FRAMES),
+                    block_budget.get().min(MAX_BLOCKS),
+                );
+                block_budget.set(block_budget.get().saturating_sub(b.len()));
+                let shown: usize = b
+                    .iter()
+                    .map(|b| match b {
+                        FrameBlock::Shown(f) => f.len(),
+                        FrameBlock::Folded { .. } => 0,
+                    })
+                    .sum();
+                budget.set(budget.get().saturating_sub(shown));
+                b
+            },
             skipped_after: None,
             id,
         }
@@ -968,6 +1000,14 @@ fn settle(runs: Vec<Run>) -> Vec<Run> {
 /// [`MAX_BLOCKS`] blocks fold together, and a fold holds at most [`MAX_FOLD_FRAMES`] frames;
 /// highlighted frames are never folded.
 pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
+    blocks_with(frames, MAX_SHOWN_FRAMES, MAX_BLOCKS)
+}
+
+/// [`blocks`], showing at most `max_shown` frames one by one (besides the first frame and the
+/// highlighted ones) in at most about `max_blocks` blocks; the trace passes what is left of
+/// [`MAX_SHOWN_FRAMES_PER_TRACE`] and [`MAX_BLOCKS_PER_TRACE`].
+pub fn blocks_with(frames: Vec<FrameView>, max_shown: usize, max_blocks: usize) -> Vec<FrameBlock> {
+    let max_blocks = max_blocks.max(2);
     let mut runs: Vec<Run> = Vec::new();
     for (k, f) in frames.into_iter().enumerate() {
         let fold = if k == 0 || !f.roles.is_empty() {
@@ -995,9 +1035,25 @@ pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
             push_frame(&mut trimmed, (!keep).then_some(FoldKey::Long), f);
         }
     }
-    let mut runs = settle(trimmed);
-    if runs.len() > MAX_BLOCKS {
-        let rest = runs.split_off(MAX_BLOCKS - 1);
+    // Past the budget of shown frames, the rest fold (the first frame and highlighted ones stay).
+    let mut capped: Vec<Run> = Vec::new();
+    let mut shown = 0;
+    for r in settle(trimmed) {
+        if r.fold.is_some() {
+            capped.push(r);
+            continue;
+        }
+        for f in r.frames {
+            let keep = shown < max_shown.max(1) || !f.roles.is_empty();
+            if keep {
+                shown += 1;
+            }
+            push_frame(&mut capped, (!keep).then_some(FoldKey::Rest), f);
+        }
+    }
+    let mut runs = settle(capped);
+    if runs.len() > max_blocks {
+        let rest = runs.split_off(max_blocks - 1);
         for f in rest.into_iter().flat_map(|r| r.frames) {
             let fold = f.roles.is_empty().then_some(FoldKey::Rest);
             push_frame(&mut runs, fold, f);
@@ -1050,6 +1106,55 @@ fn folded(frames: Vec<FrameView>) -> FrameBlock {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_trace_shows_a_bounded_number_of_frames_whatever_its_shape() {
+        // Runs of 25 frames of the person's own code, each followed by 3 reflection frames, in a
+        // chain of 20 throwables: every run would otherwise keep 16 frames on the page.
+        let mut text = String::new();
+        for t in 0..20 {
+            if t == 0 {
+                text.push_str("java.lang.IllegalStateException: outer\n");
+            } else {
+                text.push_str(&format!(
+                    "Caused by: java.lang.RuntimeException: level {t}\n"
+                ));
+            }
+            for run in 0..10 {
+                for k in 0..25 {
+                    text.push_str(&format!(
+                        "\tat com.acme.app.Service{t}.step{run}x{k}(Service.java:{})\n",
+                        10 + k
+                    ));
+                }
+                for _ in 0..3 {
+                    text.push_str("\tat jdk.internal.reflect.GeneratedMethodAccessor1.invoke(Unknown Source)\n");
+                }
+            }
+        }
+        let page = build(&text, &crate::diagnose(&text));
+        let t = &page.traces[0];
+        let shown: usize = t
+            .chain
+            .iter()
+            .flat_map(|e| &e.blocks)
+            .map(|b| match b {
+                FrameBlock::Shown(f) => f.len(),
+                FrameBlock::Folded { .. } => 0,
+            })
+            .sum();
+        assert!(
+            shown <= MAX_SHOWN_FRAMES_PER_TRACE + t.chain.len(),
+            "{shown} frames shown one by one"
+        );
+        let blocks: usize = t.chain.iter().map(|e| e.blocks.len()).sum();
+        // Each throwable past the budget still makes a few (its first frame, a fold, the
+        // highlighted frames).
+        assert!(
+            blocks <= MAX_BLOCKS_PER_TRACE + 4 * t.chain.len(),
+            "{blocks} blocks"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -30,7 +30,16 @@ fn set_help(help: &UseStateHandle<bool>, open: bool) {
             .and_then(|e| e.dyn_into::<HtmlElement>().ok());
         OPENER.with(|o| *o.borrow_mut() = active);
     } else if let Some(el) = OPENER.with(|o| o.borrow_mut().take()) {
-        let _ = el.focus();
+        // Back to where the focus was, unless the person has moved on to a text field (Esc
+        // pressed while typing): the caret stays there.
+        let typing_elsewhere = document()
+            .and_then(|d| d.active_element())
+            .is_some_and(|a| {
+                takes_text(&a) && a.closest("#shortcuts-help").ok().flatten().is_none()
+            });
+        if !typing_elsewhere {
+            let _ = el.focus();
+        }
     }
     help.set(open);
 }

@@ -130,6 +130,32 @@ fn debounce_ms(bytes: usize) -> u32 {
     }
 }
 
+thread_local! {
+    /// The element that last had the focus in the diagnoser (`main#diagnoser`), given the focus
+    /// back when the person returns from the catalog.
+    static LAST_DIAGNOSER_FOCUS: RefCell<Option<web_sys::HtmlElement>> = const { RefCell::new(None) };
+}
+
+/// Records, for the page's life, the element that last took the focus inside the diagnoser.
+fn track_diagnoser_focus() {
+    let Some(d) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let on_focus = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::FocusEvent)>::new(
+        |e: web_sys::FocusEvent| {
+            let el = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+                .filter(|el| el.closest("main#diagnoser").ok().flatten().is_some());
+            if let Some(el) = el {
+                LAST_DIAGNOSER_FOCUS.with(|f| *f.borrow_mut() = Some(el));
+            }
+        },
+    );
+    let _ = d.add_event_listener_with_callback("focusin", on_focus.as_ref().unchecked_ref());
+    on_focus.forget();
+}
+
 /// The tab's title for a route.
 fn page_title(route: &Route) -> String {
     const SITE: &str = "Trace Doctor";
@@ -289,7 +315,20 @@ fn page() -> Html {
                     if !std::mem::replace(&mut *first.borrow_mut(), false)
                         && !matches!(route, Route::Shared { .. })
                     {
-                        focus_heading(&d);
+                        // Back in the diagnoser: where the focus was in it, if that is still
+                        // there (Tab goes on from it); elsewhere, the page's heading.
+                        let back = matches!(route, Route::Home)
+                            .then(|| LAST_DIAGNOSER_FOCUS.with(|f| f.borrow().clone()))
+                            .flatten()
+                            .filter(|el| el.is_connected());
+                        match back {
+                            Some(el) => {
+                                let options = web_sys::FocusOptions::new();
+                                options.set_prevent_scroll(true);
+                                let _ = el.focus_with_options(&options);
+                            }
+                            None => focus_heading(&d),
+                        }
                     }
                 }
             }
@@ -353,7 +392,10 @@ fn page() -> Html {
     let restored: Rc<RefCell<Option<String>>> = use_mut_ref(|| None);
     {
         let unsaved = unsaved.clone();
-        use_effect_with((), move |_| keep_on_hide(unsaved));
+        use_effect_with((), move |_| {
+            keep_on_hide(unsaved);
+            track_diagnoser_focus();
+        });
     }
     let on_input = {
         let state = state.clone();
@@ -546,7 +588,7 @@ fn page() -> Html {
                 } }
             </main>
         }
-        <main class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
+        <main id="diagnoser" class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
             <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
             <section class="result" aria-label="Diagnosis">
                 if let Some(n) = &*notice {
