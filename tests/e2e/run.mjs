@@ -733,6 +733,7 @@ await test('keyboard: / focuses the input, j/k walk the highlighted frames, o to
   await page.focus('#trace-input');
   await page.keyboard.press('Escape');
   check((await help.count()) === 0, 'Esc in the trace input did not close the help');
+  check((await focused(page))?.id === 'trace-input', `after Esc in the trace input the focus went to ${JSON.stringify(await focused(page))}`);
   // The discreet button opens it too, and its Close button closes it.
   await page.click('#shortcuts-button');
   check(await help.isVisible(), 'the "Keyboard shortcuts" button did not open the help');
