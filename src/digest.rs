@@ -155,6 +155,29 @@ pub struct TraceDigest {
 }
 
 impl TraceDigest {
+    /// "The same diagnosis applies to traces 2, 3 and 4." (at most 10 numbers, then "and N
+    /// more"), when other traces share this one's diagnosis.
+    pub(crate) fn same_diagnosis_sentence(&self) -> Option<String> {
+        let n = self.same_diagnosis.len();
+        if n == 0 {
+            return None;
+        }
+        let shown: Vec<String> = self
+            .same_diagnosis
+            .iter()
+            .take(10)
+            .map(|n| n.to_string())
+            .collect();
+        let more = n.saturating_sub(10);
+        let list = if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else {
+            shown.join(", ")
+        };
+        let traces = if n == 1 { "trace" } else { "traces" };
+        Some(format!("The same diagnosis applies to {traces} {list}."))
+    }
+
     /// The quoted trace, one line each: headers at `indent`, frames and gaps four spaces
     /// further, each line the diagnosis points at followed by `  [n]`.
     pub(crate) fn quote_text(&self, indent: &str) -> String {

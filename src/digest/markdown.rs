@@ -131,24 +131,8 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             code(terms)
         );
     }
-    if !t.same_diagnosis.is_empty() {
-        let shown: Vec<String> = t
-            .same_diagnosis
-            .iter()
-            .take(10)
-            .map(|n| n.to_string())
-            .collect();
-        let more = t.same_diagnosis.len().saturating_sub(10);
-        let list = if more > 0 {
-            format!("{} and {more} more", shown.join(", "))
-        } else {
-            shown.join(", ")
-        };
-        let _ = writeln!(
-            out,
-            "\nThe same diagnosis applies to trace{} {list}.",
-            if t.same_diagnosis.len() == 1 { "" } else { "s" }
-        );
+    if let Some(sentence) = t.same_diagnosis_sentence() {
+        let _ = writeln!(out, "\n{sentence}");
     }
 }
 

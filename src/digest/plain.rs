@@ -31,14 +31,6 @@ pub fn plain_text_of(d: &Digest) -> String {
     out
 }
 
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 {
-        one
-    } else {
-        many
-    }
-}
-
 fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     if several {
         let mut heading = format!("Trace {}, lines {}–{}", t.number, t.lines[0], t.lines[1]);
@@ -139,29 +131,9 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         out.push_str("\nSearch the mailing-list archives and JIRA for:\n\n");
         let _ = writeln!(out, "    {terms}");
     }
-    if !t.same_diagnosis.is_empty() {
+    if let Some(sentence) = t.same_diagnosis_sentence() {
         out.push('\n');
-        let shown: Vec<String> = t
-            .same_diagnosis
-            .iter()
-            .take(10)
-            .map(|n| n.to_string())
-            .collect();
-        let more = t.same_diagnosis.len().saturating_sub(10);
-        let list = if more > 0 {
-            format!("{} and {more} more", shown.join(", "))
-        } else {
-            shown.join(", ")
-        };
-        fill(
-            out,
-            &format!(
-                "The same diagnosis applies to {} {list}.",
-                plural(t.same_diagnosis.len(), "trace", "traces")
-            ),
-            "",
-            "",
-        );
+        fill(out, &sentence, "", "");
     }
 }
 
