@@ -172,20 +172,29 @@ fn page_title(route: &Route) -> String {
     }
 }
 
-/// Puts the focus on the first heading of the page shown (without scrolling to it).
-fn focus_heading(d: &web_sys::Document) {
-    let heading = d
-        .query_selector("main:not([hidden]) h2, main:not([hidden]) h1")
-        .ok()
+/// After a route change, puts the focus (without scrolling to it) back where it was in the
+/// diagnoser when the person returns to it and that element is still there (Tab goes on from
+/// it); else on the first heading of the page shown.
+fn focus_after_route_change(route: &Route, d: &web_sys::Document) {
+    let back = matches!(route, Route::Home)
+        .then(|| LAST_DIAGNOSER_FOCUS.with(|f| f.borrow().clone()))
         .flatten()
-        .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(h) = heading {
+        .filter(|el| el.is_connected());
+    let target = back.or_else(|| {
+        let h = d
+            .query_selector("main:not([hidden]) h2, main:not([hidden]) h1")
+            .ok()
+            .flatten()
+            .and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok())?;
         if !h.has_attribute("tabindex") {
             let _ = h.set_attribute("tabindex", "-1");
         }
+        Some(h)
+    });
+    if let Some(el) = target {
         let options = web_sys::FocusOptions::new();
         options.set_prevent_scroll(true);
-        let _ = h.focus_with_options(&options);
+        let _ = el.focus_with_options(&options);
     }
 }
 
@@ -315,20 +324,7 @@ fn page() -> Html {
                     if !std::mem::replace(&mut *first.borrow_mut(), false)
                         && !matches!(route, Route::Shared { .. })
                     {
-                        // Back in the diagnoser: where the focus was in it, if that is still
-                        // there (Tab goes on from it); elsewhere, the page's heading.
-                        let back = matches!(route, Route::Home)
-                            .then(|| LAST_DIAGNOSER_FOCUS.with(|f| f.borrow().clone()))
-                            .flatten()
-                            .filter(|el| el.is_connected());
-                        match back {
-                            Some(el) => {
-                                let options = web_sys::FocusOptions::new();
-                                options.set_prevent_scroll(true);
-                                let _ = el.focus_with_options(&options);
-                            }
-                            None => focus_heading(&d),
-                        }
+                        focus_after_route_change(route, &d);
                     }
                 }
             }
