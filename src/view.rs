@@ -1067,12 +1067,12 @@ pub fn blocks_with(frames: Vec<FrameView>, max_shown: usize, max_blocks: usize) 
             continue;
         }
         let parts = r.frames.len().div_ceil(MAX_FOLD_FRAMES);
-        let size = r.frames.len().div_ceil(parts.max(1));
-        let mut frames = r.frames;
-        while !frames.is_empty() {
-            let tail = frames.split_off(size.min(frames.len()));
-            out.push(folded(frames));
-            frames = tail;
+        let size = r.frames.len().div_ceil(parts.max(1)).max(1);
+        // Front to back, each frame moved once (splitting the tail off again and again moved
+        // the rest of the run each time: quadratic in the frames of one long fold).
+        let mut frames = r.frames.into_iter().peekable();
+        while frames.peek().is_some() {
+            out.push(folded(frames.by_ref().take(size).collect()));
         }
     }
     out
