@@ -12,9 +12,13 @@ use crate::model::{Frame, Location, Relation, ThreadInfo, Throwable, Trace};
 use crate::span::Span;
 use serde::Serialize;
 
-/// How far up from a trace's first frame the header may be (lines). Messages longer than this
-/// are cut; the header is then not found and the trace is read without one.
+/// How far up from a trace's first frame the header may be (lines) when it starts inside a line
+/// (after a log line's prefix), and how many lines a `Caused by:` message may continue over.
 const MAX_MESSAGE_LINES: usize = 64;
+/// How far up from a trace's first frame a header that starts its own line may be (lines): the
+/// planner's `Cannot generate a valid execution plan for the given query:` prints the whole plan
+/// in the message, hundreds of lines. Further up, the trace is read without a header.
+const MAX_LONG_MESSAGE_LINES: usize = 5_000;
 /// How many following lines a hard-wrapped frame may continue over.
 const MAX_FRAME_CONTINUATIONS: usize = 4;
 /// Blank lines allowed inside a trace (some mail clients and log formats add them).
@@ -268,6 +272,15 @@ fn header_start(body: &str) -> Option<usize> {
     None
 }
 
+/// Whether the header [`header_start`] found at byte `at` of `body` starts the line (at its
+/// first byte, or after the JVM's `Exception in thread "…" `, not after a log line's prefix)
+/// and names a throwable (`…Exception`, `…Error`, `…Throwable`).
+fn starts_line_with_throwable(body: &str, at: usize) -> bool {
+    let rest = &body[at..];
+    (at == 0 || body.starts_with("Exception in thread \""))
+        && throwable_like(&rest[..qualified_name_len(rest)])
+}
+
 /// A qualified name whose simple name ends in `Exception`, `Error` or `Throwable`.
 fn throwable_like(name: &str) -> bool {
     let simple = name.rsplit('.').next().unwrap_or(name);
@@ -426,8 +439,13 @@ fn is_thread_header(body: &str) -> bool {
 /// What heads a run of frames.
 #[derive(Clone, Copy, Debug)]
 enum Start {
-    /// A throwable header at decoded offset `at` on `line`.
-    Throwable { line: usize, at: usize },
+    /// A throwable header at decoded offset `at` on `line`, its message continuing over at most
+    /// `message_lines` lines below it.
+    Throwable {
+        line: usize,
+        at: usize,
+        message_lines: usize,
+    },
     /// Frames with nothing readable above them, from `line`.
     Headerless { line: usize },
     /// A jstack thread header on `line`, with its `java.lang.Thread.State:` line.
@@ -509,6 +527,7 @@ impl<'a> DocParser<'a> {
                 Kind::CausedBy | Kind::Suppressed => Some(Start::Throwable {
                     line: i,
                     at: self.after_label(&line),
+                    message_lines: MAX_MESSAGE_LINES,
                 }),
                 Kind::Other if is_thread_header(self.body(&line)) => {
                     let state = self
@@ -556,6 +575,7 @@ impl<'a> DocParser<'a> {
                 let next = self.read_trace(Start::Throwable {
                     line: i,
                     at: line.body,
+                    message_lines: MAX_MESSAGE_LINES,
                 });
                 // Flink's SQL Client prints `Could not execute SQL statement. Reason:` (with
                 // `[ERROR] ` before it) on the line above the exception.
@@ -617,7 +637,8 @@ impl<'a> DocParser<'a> {
     /// Looks up from the first frame at line `first` for what heads the frames: a throwable
     /// header, or a jstack thread header (`"name" #12 prio=5 …` and `java.lang.Thread.State:`).
     fn find_header(&self, first: usize, free_from: usize) -> Start {
-        let lowest = free_from.max(first.saturating_sub(MAX_MESSAGE_LINES));
+        let near = first.saturating_sub(MAX_MESSAGE_LINES);
+        let lowest = free_from.max(first.saturating_sub(MAX_LONG_MESSAGE_LINES));
         let mut j = first;
         let mut state = None;
         while j > lowest {
@@ -633,6 +654,20 @@ impl<'a> DocParser<'a> {
                 break;
             }
             let body = self.body(line);
+            if j < near {
+                // Far up, only a line that starts with a throwable (not a log line that
+                // mentions one): a long message rather than frames cut off from their header.
+                if let Some(at) =
+                    header_start(body).filter(|&at| starts_line_with_throwable(body, at))
+                {
+                    return Start::Throwable {
+                        line: j,
+                        at: line.body + at,
+                        message_lines: first - j,
+                    };
+                }
+                continue;
+            }
             if body.starts_with("java.lang.Thread.State:") {
                 state = Some(j);
                 continue;
@@ -650,6 +685,7 @@ impl<'a> DocParser<'a> {
                 return Start::Throwable {
                     line: j,
                     at: line.body + at,
+                    message_lines: MAX_MESSAGE_LINES.max(first - j),
                 };
             }
         }
@@ -662,8 +698,12 @@ impl<'a> DocParser<'a> {
         let mut stack: Vec<(usize, usize)> = Vec::new(); // (indent, index into built)
         let mut thread = None;
         let (h, mut i) = match start {
-            Start::Throwable { line, at } => {
-                let (throwable, next) = self.read_header(line, at, Relation::Top);
+            Start::Throwable {
+                line,
+                at,
+                message_lines,
+            } => {
+                let (throwable, next) = self.read_header(line, at, Relation::Top, message_lines);
                 built.push(throwable);
                 (line, next)
             }
@@ -722,7 +762,8 @@ impl<'a> DocParser<'a> {
                     let at = self.after_label(&line);
                     let inner = stack[0].1;
                     let new_index = built.len();
-                    let (mut throwable, next) = self.read_header(i, at, Relation::Top);
+                    let (mut throwable, next) =
+                        self.read_header(i, at, Relation::Top, MAX_MESSAGE_LINES);
                     throwable.cause = Some(inner);
                     built[inner].relation = Relation::CauseOf(new_index);
                     built.push(throwable);
@@ -755,7 +796,7 @@ impl<'a> DocParser<'a> {
                         built[parent].suppressed.push(new_index);
                         Relation::SuppressedBy(parent)
                     };
-                    let (throwable, next) = self.read_header(i, at, relation);
+                    let (throwable, next) = self.read_header(i, at, relation, MAX_MESSAGE_LINES);
                     built.push(throwable);
                     stack.push((line.indent, new_index));
                     last_line = next - 1;
@@ -855,7 +896,13 @@ impl<'a> DocParser<'a> {
 
     /// Reads a header starting at decoded offset `at` on line `h`, with message continuation
     /// lines up to the next structural line. Returns the throwable and the next line to read.
-    fn read_header(&mut self, h: usize, at: usize, relation: Relation) -> (Throwable, usize) {
+    fn read_header(
+        &mut self,
+        h: usize,
+        at: usize,
+        relation: Relation,
+        message_lines: usize,
+    ) -> (Throwable, usize) {
         let line = self.lines[h];
         let text = &self.doc.text[at..line.end];
         let name_len = qualified_name_len(text);
@@ -894,7 +941,7 @@ impl<'a> DocParser<'a> {
         }
         // Message continuation: Other/Blank lines followed by a structural line.
         let mut j = h + 1;
-        let limit = (h + 1 + MAX_MESSAGE_LINES).min(self.lines.len());
+        let limit = (h + 1 + message_lines).min(self.lines.len());
         while j < limit && !self.lines[j].kind.structural() {
             j += 1;
         }
@@ -1160,6 +1207,55 @@ mod tests {
             .as_deref()
             .is_some_and(|m| m.ends_with("line one of the log")));
         assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    }
+
+    /// The planner prints the whole plan in the message of `Cannot generate a valid execution
+    /// plan for the given query:` (org.apache.flink.table.planner.plan.optimize.program
+    /// .FlinkVolcanoProgram), often hundreds of lines.
+    #[test]
+    fn a_message_of_hundreds_of_lines_keeps_its_header() {
+        let plan: String = (0..300)
+            .map(|k| format!("   +- FlinkLogicalCalc(select=[a, b], where=[>(a, {k})])\n"))
+            .collect();
+        let input = format!(
+            "2024-01-01 10:00:00,000 ERROR client - failed\n\
+             org.apache.flink.table.api.TableException: Cannot generate a valid execution plan for the given query: \n\n\
+             {plan}\n\
+             This exception indicates that the query uses an unsupported SQL feature.\n\
+             \tat org.apache.flink.table.planner.plan.optimize.program.FlinkVolcanoProgram.optimize(FlinkVolcanoProgram.scala:76)\n\
+             \tat org.apache.flink.table.planner.plan.optimize.program.FlinkChainedProgram.optimize(FlinkChainedProgram.scala:59)\n"
+        );
+        let parsed = parse(&input);
+        assert_eq!(parsed.traces.len(), 1);
+        let top = &parsed.traces[0].throwables[0];
+        assert_eq!(top.class, "org.apache.flink.table.api.TableException");
+        assert_eq!(top.frames.len(), 2);
+        let message = top.message.as_deref().unwrap_or("");
+        assert!(message.starts_with("Cannot generate a valid execution plan"));
+        assert!(message.contains("where=[>(a, 299)]"));
+        assert!(message.ends_with("unsupported SQL feature."));
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    }
+
+    /// Far above frames cut off from their header, a log line that mentions an exception is not
+    /// taken for the header (nearby, a header inside a log line is).
+    #[test]
+    fn far_up_only_a_line_that_starts_with_a_throwable_is_a_header() {
+        let filler: String = (0..100)
+            .map(|k| format!("2024-01-01 10:00:{:02},000 INFO x - step {k}\n", k % 60))
+            .collect();
+        let frames = "\tat a.b.C.d(C.java:1)\n\tat a.b.C.e(C.java:2)\n";
+        let logged = format!(
+            "2024-01-01 09:59:59,000 WARN x - failed: java.io.IOException: reset\n{filler}{frames}"
+        );
+        let parsed = parse(&logged);
+        assert_eq!(parsed.traces.len(), 1);
+        assert_eq!(parsed.traces[0].throwables[0].class, "");
+        let printed = format!("java.io.IOException: reset\n{filler}{frames}");
+        let parsed = parse(&printed);
+        assert_eq!(parsed.traces[0].throwables[0].class, "java.io.IOException");
+        let named = format!("a.b.PlanNode: x\n{filler}{frames}");
+        assert_eq!(parse(&named).traces[0].throwables[0].class, "");
     }
 
     #[test]
