@@ -157,7 +157,7 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
 fn kind_of(body: &str) -> Kind {
     if body.is_empty() {
         Kind::Blank
-    } else if body.starts_with("at ") && body.len() > 3 {
+    } else if body.strip_prefix("at ").is_some_and(is_frame_call) {
         Kind::Frame
     } else if body.starts_with("Caused by:") {
         Kind::CausedBy
@@ -180,6 +180,25 @@ fn kind_of(body: &str) -> Kind {
     } else {
         Kind::Other
     }
+}
+
+/// Whether `rest` (what follows `at `) reads as a frame: a qualified method name (`pkg.C.m`,
+/// `app//pkg.C.m`, `java.base@17/pkg.C.m`, starting with a letter, `_` or `$`, with a `.` or a
+/// `/` in it), then its location in parentheses, or the end of the line (a hard-wrapped frame).
+/// Prose in a mail (`  at first I thought…`, `at 10.30 it failed`, `at e.g. noon`) does not.
+fn is_frame_call(rest: &str) -> bool {
+    let name_len = rest
+        .find(|c: char| c == '(' || c.is_whitespace())
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(name_len);
+    let starts_ok = name
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80);
+    let after = after.trim_start();
+    starts_ok
+        && name.contains(['.', '/'])
+        && (after.is_empty() || after.starts_with(['(', '~', '[']))
 }
 
 /// Where a structural token starts after a log prefix, and the indentation before it.
@@ -1256,6 +1275,32 @@ mod tests {
         assert_eq!(parsed.traces[0].throwables[0].class, "java.io.IOException");
         let named = format!("a.b.PlanNode: x\n{filler}{frames}");
         assert_eq!(parse(&named).traces[0].throwables[0].class, "");
+    }
+
+    #[test]
+    fn prose_lines_starting_with_at_are_not_frames() {
+        for prose in [
+            "at first I thought it was the checkpoint timeout",
+            "at least that is what the UI says.",
+            "at 10.30 the job failed",
+            "at e.g. midnight",
+            "at",
+            "at at at at",
+        ] {
+            assert_eq!(kind_of(prose), Kind::Other, "{prose}");
+        }
+        for frame in [
+            "at org.apache.flink.runtime.taskmanager.Task.run(Task.java:568)",
+            "at java.lang.Thread.run(Thread.java:750) ~[?:1.8.0_312]",
+            "at java.base/java.lang.Thread.run(Thread.java:829)",
+            "at app//org.apache.kafka.clients.Foo.bar(Foo.java:1)",
+            "at com.foo.Bar$$Lambda$123/0x0000000800c0b840.accept(Unknown Source)",
+            "at Foo.bar(Foo.java:1)",
+            "at com.foo.Bar.baz (Bar.java:1)",
+            "at org.apache.flink.runtime.checkpoint.CheckpointCoordinator.lambda$trigger",
+        ] {
+            assert_eq!(kind_of(frame), Kind::Frame, "{frame}");
+        }
     }
 
     #[test]

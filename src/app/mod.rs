@@ -349,6 +349,16 @@ fn page() -> Html {
         let client = client.clone();
         Callback::from(move |(generation, delay, text): (u64, u32, Rc<str>)| {
             let dispatcher = state.dispatcher();
+            if delay == 0 && text.len() < SHOW_WORKING_FROM_BYTES {
+                // A paste, a link or a kept text, done within a frame or two: diagnosed in this
+                // task, so the page renders the result once, without a "Reading…" render first.
+                *timer.borrow_mut() = None;
+                dispatcher.dispatch(Action::Diagnose {
+                    generation,
+                    now: now_ms,
+                });
+                return;
+            }
             let client = client.clone();
             let t = Timeout::new(delay, move || {
                 if text.len() < SHOW_WORKING_FROM_BYTES {
