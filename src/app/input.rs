@@ -1,6 +1,7 @@
 //! The input panel: the text area, "Try the example" and "Clear".
 
 use super::persist::{self, Kept};
+use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -12,22 +13,36 @@ pub struct Props {
     pub on_input: Callback<(String, bool)>,
     /// Whether the text area holds anything (enables "Clear").
     pub has_text: bool,
-    /// A text to put into the text area, numbered so that each request is carried out once
-    /// (the catalog's "Open this example"). The replaced text can be restored.
-    #[prop_or_default]
-    pub load: Option<(u64, Rc<str>)>,
+    /// A text to put into the text area ([`Load`]: a share link's, a rule's example, or the
+    /// text kept from an earlier visit). The replaced text can be restored.
+    pub load: Option<Load>,
     /// Whether the text was kept in this browser for the next visit (`None`: not yet saved).
     #[prop_or_default]
     pub kept: Option<Kept>,
 }
 
-/// Puts `text` into the text area, keeping the text it replaces (unless empty or the example)
-/// in `stash`, and reports the new text to `cb` for an immediate diagnosis.
+/// A text for the input to show: from a share link, a rule's example (`own: false`), or the
+/// person's own text kept from an earlier visit (`own: true`). `n` numbers the loads, so that
+/// the same text can be loaded twice.
+#[derive(Clone, PartialEq)]
+pub struct Load {
+    pub n: u64,
+    pub text: Rc<str>,
+    pub own: bool,
+}
+
+/// Puts `text` into the text area, keeping the text it replaces in `stash`, and reports the
+/// new text to `cb` for an immediate diagnosis. The replaced text is not kept when it is empty,
+/// the example, or `borrowed`: a link's or an example's text left unedited (it can be opened
+/// again; keeping it would push out the person's own text). `own` says whether `text` is the
+/// person's; `borrowed` is updated to match.
 fn put(
     area: &NodeRef,
     stash: &UseStateHandle<Option<String>>,
+    borrowed: &RefCell<Option<Rc<str>>>,
     cb: &Callback<(String, bool)>,
     text: &str,
+    own: bool,
 ) {
     if let Some(t) = area.cast::<HtmlTextAreaElement>() {
         let old = t.value();
@@ -35,10 +50,12 @@ fn put(
             return;
         }
         let was_empty = old.is_empty();
-        if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE {
+        let unedited = borrowed.borrow().as_deref() == Some(old.as_str());
+        if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE && !unedited {
             persist::save_previous(Some(&old));
             stash.set(Some(old));
         }
+        *borrowed.borrow_mut() = (!own).then(|| Rc::from(text));
         t.set_value(text);
         // Back to the top of the new text (an empty area is there already, and setting it would
         // force a layout while the page opens with a text).
@@ -77,21 +94,25 @@ pub fn input_panel(props: &Props) -> Html {
     // restoring swaps, so the text it replaces is kept in turn (nothing is ever lost).
     // Kept in the browser too, so a reload after a replaced text does not lose it.
     let stash = use_state(persist::load_previous);
+    // The text put in from a link or an example, while it is in the area unedited.
+    let borrowed: Rc<RefCell<Option<Rc<str>>>> = use_mut_ref(|| None);
     let replace_with = |text: &'static str| {
         let area = area.clone();
         let cb = props.on_input.clone();
         let stash = stash.clone();
-        Callback::from(move |_: MouseEvent| put(&area, &stash, &cb, text))
+        let borrowed = borrowed.clone();
+        Callback::from(move |_: MouseEvent| put(&area, &stash, &borrowed, &cb, text, true))
     };
     {
         let area = area.clone();
         let cb = props.on_input.clone();
         let stash = stash.clone();
-        use_effect_with(props.load.as_ref().map(|(n, _)| *n), {
+        let borrowed = borrowed.clone();
+        use_effect_with(props.load.as_ref().map(|l| l.n), {
             let load = props.load.clone();
             move |_| {
-                if let Some((_, text)) = load {
-                    put(&area, &stash, &cb, &text);
+                if let Some(l) = load {
+                    put(&area, &stash, &borrowed, &cb, &l.text, l.own);
                 }
             }
         });
@@ -100,10 +121,12 @@ pub fn input_panel(props: &Props) -> Html {
         let area = area.clone();
         let cb = props.on_input.clone();
         let stash = stash.clone();
+        let borrowed = borrowed.clone();
         Callback::from(move |_: MouseEvent| {
             if let (Some(old), Some(t)) = ((*stash).clone(), area.cast::<HtmlTextAreaElement>()) {
                 let current = t.value();
                 t.set_value(&old);
+                *borrowed.borrow_mut() = None;
                 let keep = !current.trim().is_empty() && current != crate::FLAGSHIP_EXAMPLE;
                 let next = keep.then_some(current);
                 persist::save_previous(next.as_deref());

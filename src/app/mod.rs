@@ -300,12 +300,16 @@ fn page() -> Html {
     let navigator = use_navigator();
     // A text to put into the input (the catalog's "Open this example"), numbered so that the
     // same text can be loaded twice.
-    let load = use_state(|| None::<(u64, Rc<str>)>);
+    let load = use_state(|| None::<input::Load>);
     let on_open = {
         let load = load.clone();
         Callback::from(move |text: String| {
-            let n = load.as_ref().map_or(1, |(n, _)| n + 1);
-            load.set(Some((n, Rc::from(text))));
+            let n = load.as_ref().map_or(1, |l| l.n + 1);
+            load.set(Some(input::Load {
+                n,
+                text: Rc::from(text),
+                own: false,
+            }));
             if let Some(nav) = &navigator {
                 nav.push(&Route::Home);
             }
@@ -452,11 +456,15 @@ fn page() -> Html {
         let first = use_mut_ref(|| true);
         use_effect_with(route.clone(), move |route| {
             let first_visit = std::mem::replace(&mut *first.borrow_mut(), false);
-            let next = load.as_ref().map_or(1, |(n, _)| n + 1);
+            let next = load.as_ref().map_or(1, |l| l.n + 1);
             if let Route::Shared { payload } = route {
                 let (text, shown) = open_link(payload);
                 if let Some(text) = text {
-                    load.set(Some((next, Rc::from(text))));
+                    load.set(Some(input::Load {
+                        n: next,
+                        text: Rc::from(text),
+                        own: false,
+                    }));
                 }
                 focus.set(Some(shown.focus.clone()));
                 notice.set(Some(shown));
@@ -466,7 +474,11 @@ fn page() -> Html {
             } else if first_visit {
                 if let Some(text) = persist::load() {
                     *restored.borrow_mut() = Some(text.clone());
-                    load.set(Some((next, Rc::from(text))));
+                    load.set(Some(input::Load {
+                        n: next,
+                        text: Rc::from(text),
+                        own: true,
+                    }));
                 }
             }
         });

@@ -1058,6 +1058,15 @@ await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its o
   // A finding links to its catalog page.
   await page.click('.finding.primary .rule-link a');
   await page.waitForSelector('.rule-page[data-rule="chained-copy-cme"]', { timeout: 5_000 });
+  // A second example replaces the first, which was not edited: the typed text stays the one
+  // "Restore previous text" brings back (tester round 3 lost it to the first example).
+  await page.evaluate(() => { location.hash = '#/rules/async-wait-inflight-cme'; });
+  await page.click('#open-example');
+  await page.locator('#trace-input').waitFor({ state: 'visible' });
+  await waitDone(page, 10_000);
+  await page.click('#restore');
+  await eventually(async () => (await page.inputValue('#trace-input')) === typed, 5_000);
+  check((await page.inputValue('#trace-input')) === typed, 'after two examples, Restore previous text brings back the typed text');
 });
 
 await test('persistence: the typed text survives a reload, kept in this browser only', async (check) => {
