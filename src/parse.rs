@@ -458,17 +458,30 @@ fn is_thread_header(body: &str) -> bool {
 /// What heads a run of frames.
 #[derive(Clone, Copy, Debug)]
 enum Start {
-    /// A throwable header at decoded offset `at` on `line`, its message continuing over at most
-    /// `message_lines` lines below it.
+    /// A throwable header at decoded offset `at` on `line`, its message continuing below it as
+    /// `message_lines` says.
     Throwable {
         line: usize,
         at: usize,
-        message_lines: usize,
+        message_lines: MessageLines,
     },
     /// Frames with nothing readable above them, from `line`.
     Headerless { line: usize },
     /// A jstack thread header on `line`, with its `java.lang.Thread.State:` line.
     Thread { line: usize, state: Option<usize> },
+}
+
+/// How far a throwable's message may continue below its header line.
+#[derive(Clone, Copy, Debug)]
+enum MessageLines {
+    /// Over at most this many lines, up to the first frame (or other structural line) below; with
+    /// none in reach, the message is the header line alone.
+    UpToFrames(usize),
+    /// A throwable printed without frames (the SQL Client's errors): up to the next prompt
+    /// (`Flink SQL>`), log-level tag (`[ERROR]`, `[INFO]`, `[WARNING]`), line that starts with a
+    /// throwable, structural line or run of blank lines, or the end of the text, over at most
+    /// [`MAX_LONG_MESSAGE_LINES`] lines.
+    Frameless,
 }
 
 /// Reorders throwables read root cause first (logback `Wrapped by:`) so that the top-level
@@ -546,7 +559,7 @@ impl<'a> DocParser<'a> {
                 Kind::CausedBy | Kind::Suppressed => Some(Start::Throwable {
                     line: i,
                     at: self.after_label(&line),
-                    message_lines: MAX_MESSAGE_LINES,
+                    message_lines: MessageLines::UpToFrames(MAX_MESSAGE_LINES),
                 }),
                 Kind::Other if is_thread_header(self.body(&line)) => {
                     let state = self
@@ -594,7 +607,7 @@ impl<'a> DocParser<'a> {
                 let next = self.read_trace(Start::Throwable {
                     line: i,
                     at: line.body,
-                    message_lines: MAX_MESSAGE_LINES,
+                    message_lines: MessageLines::Frameless,
                 });
                 // Flink's SQL Client prints `Could not execute SQL statement. Reason:` (with
                 // `[ERROR] ` before it) on the line above the exception.
@@ -611,6 +624,47 @@ impl<'a> DocParser<'a> {
                 i = next.max(i + 1);
             } else {
                 i += 1;
+            }
+        }
+    }
+
+    /// The line after the message of the header on line `h`, and whether the message may run
+    /// over the lines up to it (else it is the header line alone).
+    fn message_end(&self, h: usize, extent: MessageLines) -> (usize, bool) {
+        let mut j = h + 1;
+        match extent {
+            MessageLines::UpToFrames(n) => {
+                let limit = (h + 1 + n).min(self.lines.len());
+                while j < limit && !self.lines[j].kind.structural() {
+                    j += 1;
+                }
+                (j, j < limit)
+            }
+            MessageLines::Frameless => {
+                let limit = (h + 1 + MAX_LONG_MESSAGE_LINES).min(self.lines.len());
+                let mut blank_run = 0;
+                while j < limit {
+                    let line = &self.lines[j];
+                    let body = self.body(line);
+                    blank_run = if line.kind == Kind::Blank {
+                        blank_run + 1
+                    } else {
+                        0
+                    };
+                    let stop = line.kind.structural()
+                        || blank_run > MAX_BLANK_RUN
+                        || body.starts_with("Flink SQL>")
+                        || ["[ERROR]", "[INFO]", "[WARNING]"]
+                            .iter()
+                            .any(|tag| body.starts_with(tag))
+                        || header_start(body)
+                            .is_some_and(|at| starts_line_with_throwable(body, at));
+                    if stop {
+                        break;
+                    }
+                    j += 1;
+                }
+                (j, true)
             }
         }
     }
@@ -682,7 +736,7 @@ impl<'a> DocParser<'a> {
                     return Start::Throwable {
                         line: j,
                         at: line.body + at,
-                        message_lines: first - j,
+                        message_lines: MessageLines::UpToFrames(first - j),
                     };
                 }
                 continue;
@@ -704,7 +758,7 @@ impl<'a> DocParser<'a> {
                 return Start::Throwable {
                     line: j,
                     at: line.body + at,
-                    message_lines: MAX_MESSAGE_LINES.max(first - j),
+                    message_lines: MessageLines::UpToFrames(MAX_MESSAGE_LINES.max(first - j)),
                 };
             }
         }
@@ -781,8 +835,12 @@ impl<'a> DocParser<'a> {
                     let at = self.after_label(&line);
                     let inner = stack[0].1;
                     let new_index = built.len();
-                    let (mut throwable, next) =
-                        self.read_header(i, at, Relation::Top, MAX_MESSAGE_LINES);
+                    let (mut throwable, next) = self.read_header(
+                        i,
+                        at,
+                        Relation::Top,
+                        MessageLines::UpToFrames(MAX_MESSAGE_LINES),
+                    );
                     throwable.cause = Some(inner);
                     built[inner].relation = Relation::CauseOf(new_index);
                     built.push(throwable);
@@ -815,7 +873,12 @@ impl<'a> DocParser<'a> {
                         built[parent].suppressed.push(new_index);
                         Relation::SuppressedBy(parent)
                     };
-                    let (throwable, next) = self.read_header(i, at, relation, MAX_MESSAGE_LINES);
+                    let (throwable, next) = self.read_header(
+                        i,
+                        at,
+                        relation,
+                        MessageLines::UpToFrames(MAX_MESSAGE_LINES),
+                    );
                     built.push(throwable);
                     stack.push((line.indent, new_index));
                     last_line = next - 1;
@@ -920,7 +983,7 @@ impl<'a> DocParser<'a> {
         h: usize,
         at: usize,
         relation: Relation,
-        message_lines: usize,
+        message_lines: MessageLines,
     ) -> (Throwable, usize) {
         let line = self.lines[h];
         let text = &self.doc.text[at..line.end];
@@ -958,14 +1021,11 @@ impl<'a> DocParser<'a> {
         if name_len == 0 && !text.trim().is_empty() {
             message = Some(text.trim().to_owned());
         }
-        // Message continuation: Other/Blank lines followed by a structural line.
-        let mut j = h + 1;
-        let limit = (h + 1 + message_lines).min(self.lines.len());
-        while j < limit && !self.lines[j].kind.structural() {
-            j += 1;
-        }
+        // Message continuation: Other/Blank lines followed by a structural line (or, printed
+        // without frames, by the end of the error).
+        let (mut j, found) = self.message_end(h, message_lines);
         let mut end = line.end;
-        if j < limit && j > h + 1 {
+        if found && j > h + 1 {
             let mut parts: Vec<&str> = Vec::new();
             for k in h + 1..j {
                 let l = self.lines[k];
@@ -1184,6 +1244,46 @@ mod tests {
         let with_trace =
             "org.acme.FooException: alone\njava.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\n";
         assert_eq!(parse(with_trace).traces.len(), 1);
+    }
+
+    /// The SQL Client prints the whole message: the planner's plan and the reason below it, a
+    /// factory error's list of identifiers (tester round 3: only the first line was kept).
+    #[test]
+    fn sql_client_errors_keep_their_whole_message() {
+        let input = "Flink SQL> SELECT * FROM orders;\n\
+            [ERROR] Could not execute SQL statement. Reason:\n\
+            org.apache.flink.table.api.ValidationException: Could not find any factory for identifier 'kafka'.\n\
+            \n\
+            Available factory identifiers are:\n\
+            \n\
+            blackhole\n\
+            datagen\n\
+            \n\
+            Flink SQL> SELECT 1;\n\
+            [ERROR] Could not execute SQL statement. Reason:\n\
+            org.apache.flink.table.api.TableException: Cannot generate a valid execution plan for the given query: \n\
+            \n\
+            FlinkLogicalJoin(condition=[=($0, $3)], joinType=[inner])\n\
+            \n\
+            Rowtime attributes must not be in the input rows of a regular join.\n\
+            org.acme.NextException: a throwable line starts the next error\n";
+        let parsed = parse(input);
+        let messages: Vec<&str> = parsed
+            .traces
+            .iter()
+            .map(|t| t.throwables[0].message.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "Could not find any factory for identifier 'kafka'.\n\nAvailable factory identifiers are:\n\nblackhole\ndatagen",
+                "Cannot generate a valid execution plan for the given query:\n\nFlinkLogicalJoin(condition=[=($0, $3)], joinType=[inner])\n\nRowtime attributes must not be in the input rows of a regular join.",
+                "a throwable line starts the next error",
+            ]
+        );
+        // The header spans its whole message, for the gutter and the highlights.
+        let second = &parsed.traces[1].throwables[0];
+        assert!(input[second.header_span.start..second.header_span.end].ends_with("regular join."));
     }
 
     #[test]
