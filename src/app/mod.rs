@@ -73,10 +73,15 @@ fn jump_to(dom: String) -> Callback<MouseEvent> {
     })
 }
 
-/// Brings `el` into view: opens the `details` that hold it, scrolls to it (to the middle of the
-/// window when it is small, like a frame; to the top when it is tall, like a trace), focuses it
-/// when it can take the focus, and flashes it (again, if it flashed before).
+/// Brings `el` into view: opens the `details` that hold it (and `el` itself when it is one, as a
+/// throwable is), scrolls to it (to the middle of the window when it is small, like a frame; to
+/// the top when it is tall, like a trace), focuses it (a `details` through its `summary`), and
+/// flashes it (again, if it flashed before).
 fn reveal(el: &web_sys::Element) {
+    let is_details = el.tag_name().eq_ignore_ascii_case("details");
+    if is_details {
+        let _ = el.set_attribute("open", "");
+    }
     let mut node = el.parent_element();
     while let Some(n) = node {
         if n.tag_name().eq_ignore_ascii_case("details") {
@@ -96,8 +101,20 @@ fn reveal(el: &web_sys::Element) {
     });
     el.scroll_into_view_with_scroll_into_view_options(&options);
     let _ = el.class_list().remove_1("flash");
+    let summary = is_details
+        .then(|| el.query_selector(":scope > summary").ok().flatten())
+        .flatten();
+    if let Some(h) = summary
+        .as_ref()
+        .unwrap_or(el)
+        .dyn_ref::<web_sys::HtmlElement>()
+    {
+        // Focused without scrolling again: the scroll above placed it.
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = h.focus_with_options(&options);
+    }
     if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
-        let _ = h.focus();
         // Reading the layout restarts the animation when the class comes back.
         let _ = h.offset_width();
     }

@@ -752,6 +752,22 @@ await test('keyboard: / focuses the input, j/k walk the highlighted frames, o to
   }));
   check(marks.banner === 1 && marks.nav === 1 && marks.main === 1 && marks.footer === 1, `landmarks: ${JSON.stringify(marks)}`);
   check(marks.unnamed.length === 0, `controls without a name: ${JSON.stringify(marks.unnamed)}`);
+  // Enter on a link in "The frames that matter" that points at a throwable opens it and moves the
+  // focus to it, so the next Tab goes on from there (tester round 3: the focus stayed behind).
+  const exceptionLink = page.locator('main:not([hidden]) .finding.primary ol.highlights a[href^="#"]').filter({
+    has: page.locator('code', { hasText: /Exception$/ }),
+  }).first();
+  if (check((await exceptionLink.count()) === 1, 'the flagship finding links to a throwable')) {
+    const target = (await exceptionLink.getAttribute('href')).slice(1);
+    await page.evaluate((id) => document.getElementById(id).removeAttribute('open'), target);
+    await exceptionLink.focus();
+    await page.keyboard.press('Enter');
+    const after = await page.evaluate((id) => {
+      const t = document.getElementById(id);
+      return { open: t.open, focusInside: t.contains(document.activeElement), tag: document.activeElement.tagName };
+    }, target);
+    check(after.open && after.focusInside && after.tag === 'SUMMARY', `after Enter on the link to ${target}: ${JSON.stringify(after)}`);
+  }
 });
 
 await test('narrow 360 px: no sideways scroll, with Share, every section and the shortcuts help open', async (check) => {
