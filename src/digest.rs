@@ -25,6 +25,7 @@ pub use plain::plain_text_of;
 use crate::frames::FrameGroup;
 use crate::report::{ContextReport, ExceptionReport, Report, TraceReport};
 use crate::rules;
+use crate::wording::plural;
 use serde::{Deserialize, Serialize};
 
 /// Columns the plain-text digest's prose is wrapped at (counted in chars). Quoted trace lines,
@@ -85,8 +86,8 @@ impl Digest {
             None
         } else if self.other_threads > 0 {
             Some(format!(
-                "The text is a thread dump of {} threads, with no known diagnosis.",
-                self.other_threads
+                "The text is a thread dump of {}, with no known diagnosis.",
+                plural(self.other_threads, "thread", "threads")
             ))
         } else if self.other_traces == 0 {
             Some("No stack trace found in the text.".to_owned())
@@ -98,8 +99,6 @@ impl Digest {
     /// The sentence about the traces and threads not told (`The text also holds 2 other
     /// traces without a known diagnosis.`), or `None`.
     pub(crate) fn also_holds(&self) -> Option<String> {
-        let plural =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut others = Vec::new();
         if self.other_traces > 0 {
             others.push(format!(

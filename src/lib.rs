@@ -30,6 +30,7 @@ pub mod shortcuts;
 pub mod span;
 pub mod version;
 pub mod view;
+pub mod wording;
 
 #[cfg(feature = "web")]
 pub mod app;

@@ -50,9 +50,9 @@ impl std::fmt::Display for NotShared {
             NotShared::Empty => write!(f, "Paste a trace first: there is nothing to share yet."),
             NotShared::TooLarge(n) => write!(
                 f,
-                "This text is {:.1} MB: too large for a link or a reply. Paste only the trace you ask about (up to {} MB) to share it.",
-                *n as f64 / 1e6,
-                MAX_SHARE_BYTES / 1_000_000
+                "This text is {} bytes, over the {} a link or a reply can carry. Paste only the trace you ask about to share it.",
+                crate::wording::thousands(*n),
+                crate::wording::thousands(MAX_SHARE_BYTES)
             ),
         }
     }
@@ -211,6 +211,9 @@ mod tests {
         let huge = "x".repeat(MAX_SHARE_BYTES + 1);
         let err = build(&huge, BASE, true, Default::default()).expect_err("too large");
         assert_eq!(err, NotShared::TooLarge(MAX_SHARE_BYTES + 1));
-        assert!(err.to_string().contains("too large"));
+        // Just over the limit reads as over it, not as "1.0 MB … (up to 1 MB)" (tester round 3).
+        assert!(err
+            .to_string()
+            .starts_with("This text is 1,000,001 bytes, over the 1,000,000 a link"));
     }
 }

@@ -6,6 +6,7 @@ use crate::frames::{group_of, FrameGroup};
 use crate::model::{Frame, Location, Relation};
 use crate::rules;
 use crate::span::LineIndex;
+use crate::wording::thousands;
 
 /// Runs of fewer frames than this are shown, not folded.
 pub const MIN_FOLD: usize = 3;
@@ -776,19 +777,6 @@ pub fn clip_message(message: &str) -> (std::borrow::Cow<'_, str>, Option<(usize,
         format!("{kept}…").into()
     };
     (shown, Some((more, below)))
-}
-
-/// `98000` as `98,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Whether the input's line numbers mean something for `t`: it spans more than one line, and its

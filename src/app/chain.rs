@@ -126,7 +126,7 @@ fn exception(e: &ExceptionView, numbered: bool) -> Html {
                 { for e.blocks.iter().map(|b| block(b, numbered)) }
             </ol>
             if e.restored > 0 {
-                <p class="restored-note">{ format!("{} frames restored from \"... {} more\" (shared with the enclosing exception, by Java's rule) are marked ↻.", e.restored, e.restored) }</p>
+                <p class="restored-note">{ format!("{} restored from \"... {} more\" (shared with the enclosing exception, by Java's rule) {} marked ↻.", crate::wording::plural(e.restored, "frame", "frames"), e.restored, if e.restored == 1 { "is" } else { "are" }) }</p>
             }
         </details>
     }

@@ -577,8 +577,9 @@ fn page() -> Html {
                     .count();
                 if m.threads > 0 && stacks == n {
                     format!(
-                        "Thread dump: {} threads, {n} distinct stacks — {ms:.1} ms.",
-                        m.threads
+                        "Thread dump: {}, {} — {ms:.1} ms.",
+                        crate::wording::plural(m.threads, "thread", "threads"),
+                        crate::wording::plural(n, "distinct stack", "distinct stacks")
                     )
                 } else {
                     format!("{traces} read, {known} — {ms:.1} ms.")

@@ -3,6 +3,7 @@
 //! GitHub. It renders [`crate::sharing::SharePanel`], built when the panel is opened.
 
 use crate::sharing::{self, SharePanel};
+use crate::wording::plural;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -65,10 +66,6 @@ fn base_url() -> String {
         Some(i) => href[..i].to_owned(),
         None => href,
     }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The Share panel.

@@ -10,6 +10,7 @@
 use crate::diagnose::{Diagnosis, TraceDiagnosis};
 use crate::frames::is_printed_user_code;
 use crate::model::{Frame, Location, Relation, Trace};
+use crate::wording::plural;
 use serde::Serialize;
 
 /// Longest message kept whole (characters); longer ones are cut and end in ` […]`.
@@ -106,14 +107,6 @@ fn unchanged(text: &str, trace: Option<usize>, finding: Option<String>) -> Short
         left_out: Vec::new(),
         trace,
         finding,
-    }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
     }
 }
 
