@@ -83,6 +83,9 @@ struct Line {
     end: usize,
     /// Start of the content after quote markers and indentation.
     body: usize,
+    /// Start of the content after quote markers, before its indentation (what a message line
+    /// keeps: the planner's plan is a tree drawn with indentation).
+    indented: usize,
     /// Indentation width after quote markers (tab = 4).
     indent: usize,
     kind: Kind,
@@ -133,6 +136,7 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
     let unindented = rest.trim_start_matches([' ', '\t', '\u{a0}']);
     let ws = &rest[..rest.len() - unindented.len()];
     let indent = ws.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
+    let indented = start + pos;
     pos += ws.len();
     let body = &line[pos..];
     let mut kind = kind_of(body);
@@ -149,6 +153,7 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
     Line {
         end,
         body: start + pos,
+        indented: indented.min(start + pos),
         indent,
         kind,
     }
@@ -1029,10 +1034,24 @@ impl<'a> DocParser<'a> {
             let mut parts: Vec<&str> = Vec::new();
             for k in h + 1..j {
                 let l = self.lines[k];
-                parts.push(self.body(&l).trim_end());
+                parts.push(self.doc.text[l.indented..l.end].trim_end());
             }
             while parts.last().is_some_and(|p| p.is_empty()) {
                 parts.pop();
+            }
+            // Keep the indentation the lines have relative to each other, not the one they share.
+            let common = parts
+                .iter()
+                .filter(|p| !p.is_empty())
+                .map(|p| p.len() - p.trim_start_matches([' ', '\t', '\u{a0}']).len())
+                .min()
+                .unwrap_or(0);
+            for p in &mut parts {
+                *p = match p.get(common..) {
+                    Some(rest) => rest,
+                    // Mixed white space (a no-break space is two bytes): drop it all.
+                    None => p.trim_start_matches([' ', '\t', '\u{a0}']),
+                };
             }
             if !parts.is_empty() {
                 end = self.lines[h + parts.len()].end;
@@ -1354,6 +1373,20 @@ mod tests {
         assert!(message.contains("where=[>(a, 299)]"));
         assert!(message.ends_with("unsupported SQL feature."));
         assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        // The plan keeps its tree: indentation relative to the other lines stays.
+        let input = "java.lang.RuntimeException: plan:\n\
+            \x20 FlinkLogicalJoin(condition=[=($0, $3)])\n\
+            \x20 :- FlinkLogicalCalc(select=[a])\n\
+            \x20 :  +- FlinkLogicalTableSourceScan(table=[[orders]])\n\
+            \x20 +- FlinkLogicalTableSourceScan(table=[[shipments]])\n\
+            \tat a.B.c(B.java:1)\n";
+        let parsed = parse(input);
+        assert_eq!(
+            parsed.traces[0].throwables[0].message.as_deref(),
+            Some(
+                "plan:\nFlinkLogicalJoin(condition=[=($0, $3)])\n:- FlinkLogicalCalc(select=[a])\n:  +- FlinkLogicalTableSourceScan(table=[[orders]])\n+- FlinkLogicalTableSourceScan(table=[[shipments]])"
+            )
+        );
     }
 
     /// Far above frames cut off from their header, a log line that mentions an exception is not

@@ -68,6 +68,14 @@ pub const MAX_MESSAGE_CHARS: usize = 2000;
 /// characters).
 pub const MAX_MESSAGE_LINES: usize = 40;
 
+/// A cut message also shows its last lines, after what was left out, up to this many lines and
+/// [`MESSAGE_TAIL_CHARS`] characters (whole lines only): the planner prints the reason after
+/// the plan, a factory error its list of identifiers.
+pub const MESSAGE_TAIL_LINES: usize = 8;
+
+/// See [`MESSAGE_TAIL_LINES`].
+pub const MESSAGE_TAIL_CHARS: usize = 800;
+
 /// The root cause line of the "no known diagnosis" card shows at most this many characters of
 /// the message's first line.
 pub const MAX_ROOT_CAUSE_CHARS: usize = 300;
@@ -247,6 +255,10 @@ pub struct ExceptionView {
     /// When the message was cut: what was left out and where to read it
     /// (`… 98,000 more characters (see the input, line 1)`).
     pub message_more: Option<String>,
+    /// The last lines of a cut message, shown after `message_more` (empty when there are none
+    /// to show: a message cut inside its last line).
+    #[serde(default)]
+    pub message_tail: String,
     /// 1-based input line of the header.
     pub line: usize,
     /// Input lines the header covers (more than one when its message runs over several lines).
@@ -512,7 +524,8 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .collect();
         let any_roles = frames.iter().any(|f| !f.roles.is_empty());
         let header_lines = LineRange::of_span(index, th.header_span);
-        let (message, message_more) = clip_message(th.message.as_deref().unwrap_or(""));
+        let clipped = clip_message_parts(th.message.as_deref().unwrap_or(""));
+        let at_line = |offset: usize| (header_lines.first + offset).min(header_lines.last);
         ExceptionView {
             parent: match th.relation {
                 Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
@@ -521,15 +534,23 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             depth: depths[ti],
             relation: relation_of(t, ti, root).to_owned(),
             class: th.class.clone(),
-            message: message.into_owned(),
-            message_more: message_more.map(|(chars, nl)| {
-                let at = (header_lines.first + nl).min(header_lines.last);
-                format!(
-                    "… {} more character{} (see the input, line {at})",
-                    thousands(chars),
-                    if chars == 1 { "" } else { "s" }
-                )
+            message: clipped.head.into_owned(),
+            message_more: clipped.left_out.map(|cut| {
+                let (first, last) = (at_line(cut.first), at_line(cut.last));
+                let n = thousands(cut.chars);
+                let s = if cut.chars == 1 { "" } else { "s" };
+                let lines = if first < last {
+                    format!("lines {first}–{last}")
+                } else {
+                    format!("line {first}")
+                };
+                if clipped.tail.is_empty() {
+                    format!("… {n} more character{s} (see the input, {lines})")
+                } else {
+                    format!("… {n} character{s} left out here (see the input, {lines})")
+                }
             }),
+            message_tail: clipped.tail.to_owned(),
             line: line(th.header_span.start),
             header_lines,
             roles: roles_at(ti, None),
@@ -738,21 +759,114 @@ fn clip_chars(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A message cut for the message block by [`clip_message_parts`].
+#[derive(Debug, PartialEq)]
+pub struct ClippedMessage<'a> {
+    /// The beginning (all of it when nothing was left out); ends with `…` when cut inside a line.
+    pub head: std::borrow::Cow<'a, str>,
+    /// What was left out after `head`, if anything.
+    pub left_out: Option<LeftOut>,
+    /// The last whole lines, after what was left out (empty when nothing was, or when the last
+    /// line alone is over [`MESSAGE_TAIL_CHARS`]).
+    pub tail: &'a str,
+}
+
+/// The part of a message the message block leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Characters left out.
+    pub chars: usize,
+    /// Where it starts and ends, in line breaks of the message before it (0: the header line).
+    pub first: usize,
+    /// See `first`.
+    pub last: usize,
+}
+
+/// A message as the message block shows it: whole when it has at most [`MAX_MESSAGE_CHARS`]
+/// characters and [`MAX_MESSAGE_LINES`] lines; else its beginning, what was left out, and its
+/// last lines ([`MESSAGE_TAIL_LINES`], [`MESSAGE_TAIL_CHARS`]), all within those limits.
+pub fn clip_message_parts(message: &str) -> ClippedMessage<'_> {
+    let (head, more) = clip_message(message);
+    if more.is_none() {
+        return ClippedMessage {
+            head,
+            left_out: None,
+            tail: "",
+        };
+    }
+    // Whole lines from the end, within the tail's limits.
+    let (mut tail_start, mut end, mut tail_chars, mut tail_lines) = (None, message.len(), 0, 0);
+    for (nl, _) in message.rmatch_indices('\n') {
+        let chars = message[nl + 1..end]
+            .chars()
+            .take(MESSAGE_TAIL_CHARS + 1)
+            .count();
+        if tail_lines == MESSAGE_TAIL_LINES || tail_chars + chars > MESSAGE_TAIL_CHARS {
+            break;
+        }
+        (tail_start, end, tail_chars, tail_lines) =
+            (Some(nl + 1), nl, tail_chars + chars, tail_lines + 1);
+    }
+    let Some(tail_start) = tail_start else {
+        let left_out = more.map(|(chars, below)| LeftOut {
+            chars,
+            first: below,
+            last: message.matches('\n').count(),
+        });
+        return ClippedMessage {
+            head,
+            left_out,
+            tail: "",
+        };
+    };
+    let body = &message[..tail_start - 1];
+    let (head, more) = clip_message_to(
+        body,
+        MAX_MESSAGE_CHARS.saturating_sub(tail_chars).max(1),
+        MAX_MESSAGE_LINES.saturating_sub(tail_lines).max(1),
+    );
+    match more {
+        Some((chars, below)) => ClippedMessage {
+            head,
+            left_out: Some(LeftOut {
+                chars,
+                first: below,
+                last: body.matches('\n').count(),
+            }),
+            tail: &message[tail_start..],
+        },
+        None => ClippedMessage {
+            head: message.into(),
+            left_out: None,
+            tail: "",
+        },
+    }
+}
+
 /// A message as the message block shows it: at most [`MAX_MESSAGE_CHARS`] characters and
 /// [`MAX_MESSAGE_LINES`] lines (cut inside a line, it ends with `…`), and when cut, how many
 /// characters were left out and how many line breaks the kept part holds (the rest starts that
 /// many lines below the header).
 pub fn clip_message(message: &str) -> (std::borrow::Cow<'_, str>, Option<(usize, usize)>) {
+    clip_message_to(message, MAX_MESSAGE_CHARS, MAX_MESSAGE_LINES)
+}
+
+/// [`clip_message`] to at most `max_chars` characters and `max_lines` lines.
+fn clip_message_to(
+    message: &str,
+    max_chars: usize,
+    max_lines: usize,
+) -> (std::borrow::Cow<'_, str>, Option<(usize, usize)>) {
     let mut breaks = 0;
     let mut cut = None;
     for (chars, (at, c)) in message.char_indices().enumerate() {
-        if chars == MAX_MESSAGE_CHARS {
+        if chars == max_chars {
             cut = Some(at);
             break;
         }
         if c == '\n' {
             breaks += 1;
-            if breaks == MAX_MESSAGE_LINES {
+            if breaks == max_lines {
                 cut = Some(at);
                 break;
             }
@@ -1595,6 +1709,72 @@ mod tests {
         assert_eq!(thousands(100_400), "100,400");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn a_cut_message_keeps_its_last_lines() {
+        // Short: whole.
+        let short = clip_message_parts("a\nb");
+        assert_eq!(
+            (short.head.as_ref(), short.left_out, short.tail),
+            ("a\nb", None, "")
+        );
+        // The planner's message: 300 lines of plan, then the reason on the last lines.
+        let mut lines: Vec<String> = (0..300).map(|k| format!("  +- Node{k}")).collect();
+        lines.push(String::new());
+        lines.push("Rowtime attributes must not be in the input rows of a regular join.".into());
+        lines.push(
+            "Please check the documentation for the set of currently supported SQL features."
+                .into(),
+        );
+        let message = lines.join("\n");
+        let cut = clip_message_parts(&message);
+        assert_eq!(
+            cut.tail,
+            lines[lines.len() - MESSAGE_TAIL_LINES..].join("\n")
+        );
+        let head_lines = MAX_MESSAGE_LINES - MESSAGE_TAIL_LINES;
+        assert_eq!(cut.head, lines[..head_lines].join("\n"));
+        let left_out = lines[head_lines..lines.len() - MESSAGE_TAIL_LINES].join("\n");
+        assert_eq!(
+            cut.left_out,
+            Some(LeftOut {
+                chars: left_out.chars().count(),
+                first: head_lines,
+                last: lines.len() - MESSAGE_TAIL_LINES - 1,
+            })
+        );
+        // Head, left out and tail are the whole message.
+        assert_eq!(format!("{}\n{left_out}\n{}", cut.head, cut.tail), message);
+        // A last line over the tail's limit: no tail, the rest is left out.
+        let long_last = format!("a\n{}", "x".repeat(5_000));
+        let cut = clip_message_parts(&long_last);
+        assert_eq!(cut.tail, "");
+        assert_eq!(cut.left_out.map(|l| (l.first, l.last)), Some((1, 1)));
+        // The page says where to read what was left out: the input lines it came from.
+        let input = format!("java.lang.RuntimeException: plan\n{message}\n\tat a.B.c(B.java:1)\n");
+        let page = build(&input, &crate::diagnose(&input));
+        let e = &page.traces[0].chain[0];
+        let full = format!("plan\n{message}");
+        let cut = clip_message_parts(&full);
+        assert_eq!(e.message_tail, cut.tail);
+        let l = cut.left_out.expect("cut");
+        let input_lines: Vec<&str> = input.lines().collect();
+        let full_lines: Vec<&str> = full.lines().collect();
+        assert_eq!(input_lines[l.first], full_lines[l.first]);
+        assert_eq!(input_lines[l.last], full_lines[l.last]);
+        assert_eq!(
+            e.message_more.as_deref(),
+            Some(
+                format!(
+                    "… {} characters left out here (see the input, lines {}–{})",
+                    thousands(l.chars),
+                    l.first + 1,
+                    l.last + 1
+                )
+                .as_str()
+            )
+        );
     }
 
     #[test]

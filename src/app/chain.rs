@@ -122,6 +122,9 @@ fn exception(e: &ExceptionView, numbered: bool) -> Html {
             if let Some(more) = &e.message_more {
                 <p class="message-more">{ more }</p>
             }
+            if !e.message_tail.is_empty() {
+                <pre class="message message-tail">{ &e.message_tail }</pre>
+            }
             <ol class="frames">
                 { for e.blocks.iter().map(|b| block(b, numbered)) }
             </ol>
