@@ -906,12 +906,16 @@ impl<'a> DocParser<'a> {
             throwables = top_first(throwables);
         }
         if let Some(th) = &thread {
-            // jstack's deadlock section repeats the stacks of threads already listed.
-            let seen = self
-                .out
-                .traces
-                .iter()
-                .any(|t| t.thread.as_ref().is_some_and(|o| o.name == th.name));
+            // jstack's deadlock section repeats the stacks of threads already listed, under a
+            // header of the name alone (`"name":`). Full headers (`"name" #12 … tid=…`) are
+            // threads of their own, even with a name another thread has (a pool's threads).
+            let section = self.body(&self.lines[h]).ends_with("\":");
+            let seen = section
+                && self
+                    .out
+                    .traces
+                    .iter()
+                    .any(|t| t.thread.as_ref().is_some_and(|o| o.name == th.name));
             if seen {
                 return last_line + 1;
             }
@@ -1408,6 +1412,31 @@ mod tests {
         assert_eq!(parsed.traces[0].throwables[0].class, "java.io.IOException");
         let named = format!("a.b.PlanNode: x\n{filler}{frames}");
         assert_eq!(parse(&named).traces[0].throwables[0].class, "");
+    }
+
+    /// A pool's threads share a name (Kafka's `kafka-coordinator-heartbeat-thread | <group>`):
+    /// each is a thread of its own; only the deadlock section's `"name":` repeats are dropped
+    /// (tester round 3: eight such threads were read as one).
+    #[test]
+    fn threads_with_the_same_name_are_each_read() {
+        let thread = |n: usize| {
+            format!(
+                "\"heartbeat | orders\" #{n} daemon prio=5 os_prio=0 tid=0x{n:x} nid=0x{n:x} waiting for monitor entry\n\
+                 \x20  java.lang.Thread.State: BLOCKED (on object monitor)\n\
+                 \tat org.apache.kafka.clients.consumer.internals.AbstractCoordinator$HeartbeatThread.run(AbstractCoordinator.java:1387)\n\
+                 \t- waiting to lock <0x00000000c1a2b3c4> (a org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)\n\n"
+            )
+        };
+        let dump: String = (40..48).map(thread).collect();
+        assert_eq!(parse(&dump).traces.len(), 8);
+        let with_section = format!(
+            "{dump}Found one Java-level deadlock:\n=============================\n\
+             Java stack information for the threads listed above:\n\
+             ===================================================\n\
+             \"heartbeat | orders\":\n\
+             \tat org.apache.kafka.clients.consumer.internals.AbstractCoordinator$HeartbeatThread.run(AbstractCoordinator.java:1387)\n"
+        );
+        assert_eq!(parse(&with_section).traces.len(), 8);
     }
 
     #[test]
