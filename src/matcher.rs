@@ -219,10 +219,16 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                         if !optional {
                             specificity += 1;
                         }
-                        evidence.push(format!(
-                            "a throwable of class {source} is in the trace ({})",
-                            describe(t)
-                        ));
+                        let what = match (source.as_str(), message.is_some()) {
+                            ("*", true) => "a throwable whose message matches the rule's pattern"
+                                .to_owned(),
+                            ("*", false) => "a throwable".to_owned(),
+                            (class, true) => format!(
+                                "a throwable of class {class} whose message matches the rule's pattern"
+                            ),
+                            (class, false) => format!("a throwable of class {class}"),
+                        };
+                        evidence.push(format!("{what} is in the trace ({})", describe(t)));
                     }
                     None if *optional => {}
                     None => return None,
