@@ -255,6 +255,10 @@ pub struct ExceptionView {
     /// When the message was cut: what was left out and where to read it
     /// (`… 98,000 more characters (see the input, line 1)`).
     pub message_more: Option<String>,
+    /// The input lines `message_more` points at (`None` when the message was not cut, or is
+    /// on one line of a one-line input).
+    #[serde(default)]
+    pub message_more_lines: Option<LineRange>,
     /// The last lines of a cut message, shown after `message_more` (empty when there are none
     /// to show: a message cut inside its last line).
     #[serde(default)]
@@ -526,6 +530,9 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         let header_lines = LineRange::of_span(index, th.header_span);
         let clipped = clip_message_parts(th.message.as_deref().unwrap_or(""));
         let at_line = |offset: usize| (header_lines.first + offset).min(header_lines.last);
+        let left_out_lines = clipped
+            .left_out
+            .map(|cut| LineRange::new(at_line(cut.first), at_line(cut.last)));
         ExceptionView {
             parent: match th.relation {
                 Relation::SuppressedBy(p) => Some(t.throwables[p].simple_class().to_owned()),
@@ -551,6 +558,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 }
             }),
             message_tail: clipped.tail.to_owned(),
+            message_more_lines: left_out_lines,
             line: line(th.header_span.start),
             header_lines,
             roles: roles_at(ti, None),

@@ -120,7 +120,16 @@ fn exception(e: &ExceptionView, numbered: bool) -> Html {
                 <pre class="message">{ &e.message }</pre>
             }
             if let Some(more) = &e.message_more {
-                <p class="message-more">{ more }</p>
+                <p class="message-more">
+                    { more }
+                    if let Some(lines) = e.message_more_lines.filter(|_| numbered) {
+                        {" "}
+                        <button type="button" class="link-button select-lines"
+                            onclick={Callback::from(move |_: MouseEvent| super::input::select_lines(lines))}>
+                            { if lines.first == lines.last { "Select it in the input" } else { "Select them in the input" } }
+                        </button>
+                    }
+                </p>
             }
             if !e.message_tail.is_empty() {
                 <pre class="message message-tail">{ &e.message_tail }</pre>

@@ -157,3 +157,46 @@ pub fn input_panel(props: &Props) -> Html {
         </section>
     }
 }
+
+/// Selects input lines `lines` (1-based, inclusive) in the text area, focuses it and scrolls the
+/// first of them into view: where to read what the page left out of a long message. Lines past
+/// the end select up to the end. The text area counts UTF-16 code units; the lines are found in
+/// its current value.
+pub fn select_lines(lines: crate::view::LineRange) {
+    let Some(area) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("trace-input"))
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<HtmlTextAreaElement>(e).ok())
+    else {
+        return;
+    };
+    let value = area.value();
+    let (mut start, mut end, mut line, mut units) = (None, None, 1usize, 0u32);
+    for c in value.chars() {
+        if start.is_none() && line == lines.first {
+            start = Some(units);
+        }
+        if c == '\n' {
+            if line == lines.last {
+                end = Some(units);
+                break;
+            }
+            line += 1;
+        }
+        units += c.len_utf16() as u32;
+    }
+    let start = start.unwrap_or(units);
+    let end = end.unwrap_or(units);
+    // Backward, so that the browser scrolls to the selection's start.
+    let _ = area.set_selection_range_with_direction(start, end, "backward");
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = area.focus_with_options(&options);
+    // The text area's own scroll: the first line near the top (its line height, read from the
+    // layout, over the lines above).
+    let line_height = area.scroll_height() as f64 / (value.matches('\n').count() + 1) as f64;
+    area.set_scroll_top(((lines.first.saturating_sub(2)) as f64 * line_height) as i32);
+    let scroll = web_sys::ScrollIntoViewOptions::new();
+    scroll.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    area.scroll_into_view_with_scroll_into_view_options(&scroll);
+}

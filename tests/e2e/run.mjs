@@ -956,7 +956,37 @@ await test('long message: a 100 KB exception message is cut in the page, with wh
   check(r.height < 4000, `the page is ${r.height} px tall`);
   check(r.rootCause.length <= 340 && r.rootCause.endsWith('…'), `the root cause line holds ${r.rootCause.length} characters`);
   check(r.message.length <= 2001 && r.message.endsWith('…'), `the message block holds ${r.message.length} characters`);
-  check(r.more === '… 100,400 more characters (see the input, line 1)', `the message block ends with "${r.more}"`);
+  check(r.more.startsWith('… 100,400 more characters (see the input, line 1)'), `the message block ends with "${r.more}"`);
+  // A plan of 300 lines (the planner's message): the beginning, what was left out with the
+  // input lines it came from, and the last lines with the reason; a button selects the lines
+  // left out in the input.
+  const plan = Array.from({ length: 300 }, (_, k) => `${' '.repeat(2 + (k % 5) * 3)}+- FlinkLogicalCalc(select=[a], where=[>(a, ${k})])`);
+  const planner = ['org.apache.flink.table.api.TableException: Cannot generate a valid execution plan for the given query: ', '', ...plan, '',
+    'Rowtime attributes must not be in the input rows of a regular join. As a workaround you can cast the time attributes of input tables to TIMESTAMP before.',
+    'Please check the documentation for the set of currently supported SQL features.',
+    '\tat org.apache.flink.table.planner.plan.optimize.program.FlinkVolcanoProgram.optimize(FlinkVolcanoProgram.scala:76)', ''].join('\n');
+  await pasteAndTime(page, planner, '.chain .exception.root .message-tail');
+  const p = await page.evaluate(() => {
+    const root = document.querySelector('.chain .exception.root');
+    return {
+      head: root.querySelector('pre.message:not(.message-tail)').textContent,
+      more: root.querySelector('.message-more').textContent,
+      tail: root.querySelector('pre.message-tail').textContent,
+    };
+  });
+  check(p.head.includes('\n     +- FlinkLogicalCalc(select=[a], where=[>(a, 1)])'), 'the plan keeps its indentation');
+  const [, from, to] = (/left out here \(see the input, lines (\d+)–(\d+)\)/.exec(p.more) || []).map(Number);
+  // Input line 3 + k holds the plan's line k; the last lines shown include the end of the plan.
+  check(from > 3 && to > from && to < 302 && p.tail.includes('where=[>(a, 299)])'), `what was left out: "${p.more}"`);
+  check(p.tail.endsWith('currently supported SQL features.') && p.tail.includes('Rowtime attributes must not be'), `the last lines: "${p.tail.slice(0, 80)}…"`);
+  await page.click('.chain .exception.root .select-lines');
+  const sel = await page.evaluate(() => {
+    const a = document.getElementById('trace-input');
+    const before = a.value.slice(0, a.selectionStart);
+    return { focused: document.activeElement === a, line: before.split('\n').length, selected: a.value.slice(a.selectionStart, a.selectionEnd), top: a.scrollTop };
+  });
+  check(sel.focused && sel.line === from, `the button selects from input line ${sel.line} (want ${from}), focused: ${sel.focused}`);
+  check(sel.selected.endsWith(`where=[>(a, ${to - 3})])`) && sel.top > 0, `the selection ends with "${sel.selected.slice(-30)}" (want line ${to}), scrolled to ${sel.top}`);
 });
 
 await test('one-line input (REST JSON, escaped newlines): no gutter of identical line numbers, no "lines 1–1"', async (check) => {
