@@ -112,7 +112,26 @@ fn split_lines(text: &str) -> Vec<Line> {
         lines.push(classify(text, start, end));
         start = next;
     }
+    join_bare_at(text, &mut lines);
     lines
+}
+
+/// A mail client that wraps at 72 or 76 columns never splits a word: a frame longer than the
+/// line arrives as `    at` on one line and `org.apache.…(StreamTask.java:1045)` on the next.
+/// Such an `at` line is a frame when the next line reads as the rest of one; `read_frame` joins
+/// them.
+fn join_bare_at(text: &str, lines: &mut [Line]) {
+    for k in 1..lines.len() {
+        let (before, after) = lines.split_at_mut(k);
+        let (line, next) = (&mut before[k - 1], &after[0]);
+        if line.kind == Kind::Other
+            && next.kind == Kind::Other
+            && text[line.body..line.end].trim_end() == "at"
+            && is_frame_call(&text[next.body..next.end])
+        {
+            line.kind = Kind::Frame;
+        }
+    }
 }
 
 /// Strips quote markers and indentation, then decides what kind of line it is.
@@ -994,13 +1013,22 @@ impl<'a> DocParser<'a> {
         relation: Relation,
         message_lines: MessageLines,
     ) -> (Throwable, usize) {
+        let (mut h, mut at) = (h, at);
+        // `Caused by:` at the end of a line a mail client wrapped, the class on the next.
+        if self.doc.text[at..self.lines[h].end].trim().is_empty() && h + 1 < self.lines.len() {
+            let next = self.lines[h + 1];
+            let nb = self.body(&next);
+            if next.kind == Kind::Other && header_start(nb) == Some(0) {
+                h += 1;
+                at = next.body;
+            }
+        }
         let line = self.lines[h];
         let text = &self.doc.text[at..line.end];
         let name_len = qualified_name_len(text);
         let mut class = text[..name_len].to_owned();
         let mut class_span = self.span(at, at + name_len);
         let mut rest = &text[name_len..];
-        let mut h = h;
         // A class name hard-wrapped at the end of the line (`…consumer.OffsetOutOf` /
         // `RangeException: Fetch position …`): join when only the joined name looks like a
         // throwable class.
@@ -1104,7 +1132,8 @@ impl<'a> DocParser<'a> {
     /// Returns the frame and the next line to read.
     fn read_frame(&mut self, i: usize) -> (Frame, usize) {
         let line = self.lines[i];
-        let first = &self.doc.text[line.body + 3..line.end];
+        // After `at ` (nothing for a bare `at`, whose frame is on the next line).
+        let first = &self.doc.text[(line.body + 3).min(line.end)..line.end];
         let mut text = first.trim().to_owned();
         let mut end = line.end;
         let mut next = i + 1;
