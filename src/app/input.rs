@@ -56,6 +56,7 @@ fn put(
             stash.set(Some(old));
         }
         *borrowed.borrow_mut() = (!own).then(|| Rc::from(text));
+        persist::mark_borrowed((!own).then_some(text));
         t.set_value(text);
         // Back to the top of the new text (an empty area is there already, and setting it would
         // force a layout while the page opens with a text).
@@ -127,6 +128,7 @@ pub fn input_panel(props: &Props) -> Html {
                 let current = t.value();
                 t.set_value(&old);
                 *borrowed.borrow_mut() = None;
+                persist::mark_borrowed(None);
                 let keep = !current.trim().is_empty() && current != crate::FLAGSHIP_EXAMPLE;
                 let next = keep.then_some(current);
                 persist::save_previous(next.as_deref());

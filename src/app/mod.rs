@@ -493,8 +493,8 @@ fn page() -> Html {
                     *restored.borrow_mut() = Some(text.clone());
                     load.set(Some(input::Load {
                         n: next,
+                        own: !persist::is_borrowed(&text),
                         text: Rc::from(text),
-                        own: true,
                     }));
                 }
             }

@@ -3,16 +3,23 @@
 //! Each text is kept twice: in `sessionStorage` (this tab's own copy, which survives its reloads
 //! and which other tabs cannot overwrite) and in `localStorage` (the last text of any tab, which
 //! a new tab starts from). [`KEY`] holds the input, [`PREVIOUS_KEY`] the text "Restore previous
-//! text" brings back. Texts over [`MAX_BYTES`] are not kept (browsers allow about 5 MB per
-//! origin), and the page says so.
+//! text" brings back, [`BORROWED_KEY`] whether the input is a link's or an example's text left
+//! unedited. Texts over [`MAX_BYTES`] are not kept (browsers allow about 5 MB per origin), and
+//! the page says so.
 
 use gloo::storage::{LocalStorage, SessionStorage, Storage};
+use std::hash::{Hash, Hasher};
 
 /// The storage key of the kept input.
 pub const KEY: &str = "trace-doctor.input";
 
 /// The storage key of the text "Restore previous text" brings back.
 pub const PREVIOUS_KEY: &str = "trace-doctor.previous";
+
+/// The storage key of the fingerprint of the text last put in from a share link or a rule's
+/// example ([`mark_borrowed`]): a kept text with that fingerprint is not the person's own, and
+/// never pushes their own text out of "Restore previous text".
+pub const BORROWED_KEY: &str = "trace-doctor.borrowed";
 
 /// Largest text kept (bytes of UTF-8). Chromium's quota is 5 M UTF-16 code units per origin.
 pub const MAX_BYTES: usize = 2_000_000;
@@ -93,7 +100,9 @@ pub fn load_previous() -> Option<String> {
 
 /// For a tab opened on a share link: the text another tab kept becomes the one "Restore previous
 /// text" brings back here, since the link's text is about to replace it as the kept text.
-/// Does nothing in a tab that has its own text (its input already holds it).
+/// Does nothing in a tab that has its own text (its input already holds it), or when the text
+/// kept is itself a link's or an example's, unedited (the person's own text, kept as previous
+/// when that link was opened, stays the one to restore).
 pub fn keep_other_tabs_text_restorable() {
     let own = SessionStorage::get::<String>(KEY).ok();
     if own.is_some_and(|t| !t.trim().is_empty()) {
@@ -103,6 +112,34 @@ pub fn keep_other_tabs_text_restorable() {
         .ok()
         .filter(|t| !t.trim().is_empty())
     {
-        save_previous(Some(&text));
+        let borrowed = LocalStorage::get::<String>(BORROWED_KEY)
+            .ok()
+            .is_some_and(|f| f == fingerprint(&text));
+        if !borrowed {
+            save_previous(Some(&text));
+        }
     }
+}
+
+/// `len:hash` of `text`: enough to tell whether the kept text is the one a link put in.
+fn fingerprint(text: &str) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    format!("{}:{:x}", text.len(), h.finish())
+}
+
+/// Records that `text` was put in from a share link or a rule's example (`None`: the input
+/// holds the person's own text).
+pub fn mark_borrowed(text: Option<&str>) {
+    match text {
+        Some(t) => {
+            store(BORROWED_KEY, &fingerprint(t));
+        }
+        None => delete(BORROWED_KEY),
+    }
+}
+
+/// Whether `text` is the one last put in from a link or an example (see [`mark_borrowed`]).
+pub fn is_borrowed(text: &str) -> bool {
+    fetch(BORROWED_KEY).is_some_and(|f| f == fingerprint(text))
 }

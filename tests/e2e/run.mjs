@@ -1413,6 +1413,52 @@ await test('tabs: each tab keeps its own text, and a tab opened on a link keeps 
   }
 });
 
+await test('tabs: two links opened in new tabs, one after the other, leave the own text the one to restore', async (check) => {
+  // Tester round 4: the second link's tab offered the first link's text, and the own text was gone.
+  const x1 = 'java.lang.IllegalStateException: text of link one\n\tat com.acme.L1.run(L1.java:1)\n';
+  const x2 = 'java.lang.IllegalStateException: text of link two\n\tat com.acme.L2.run(L2.java:2)\n';
+  const own = 'java.lang.IllegalStateException: my own text\n\tat com.acme.Own.run(Own.java:3)\n';
+  const maker = watchPage(await context.newPage(), 'maker');
+  const links = [];
+  try {
+    await maker.goto(PAGE_URL, { waitUntil: 'load' });
+    await maker.locator('#trace-input').waitFor({ state: 'visible' });
+    for (const x of [x1, x2]) {
+      await maker.fill('#trace-input', x);
+      await waitDone(maker, 10_000);
+      await openShare(maker);
+      const link = await maker.inputValue('#share-link');
+      links.push(link);
+      await maker.locator('#share > summary').click();
+    }
+  } finally {
+    await maker.close();
+  }
+  check(links[0] !== links[1], 'two different links');
+  await openApp(page);
+  await page.fill('#trace-input', own);
+  await page.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
+  const tabs = [];
+  try {
+    for (const link of links) {
+      const tab = watchPage(await context.newPage(), `link-tab-${tabs.length + 1}`);
+      tabs.push(tab);
+      await tab.goto(link, { waitUntil: 'load' });
+      await tab.waitForSelector('#link-notice', { timeout: 10_000 });
+      await tab.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
+    }
+    const last = tabs.at(-1);
+    check((await last.inputValue('#trace-input')) === x2, 'the second tab shows the second link\'s text');
+    if (check((await last.locator('#restore').count()) === 1, 'the second link\'s tab offers Restore previous text')) {
+      await last.click('#restore');
+      const restored = await last.inputValue('#trace-input');
+      check(restored === own, `Restore previous text brought back ${JSON.stringify(restored.slice(0, 50))}, not the own text`);
+    }
+  } finally {
+    for (const t of tabs) await t.close();
+  }
+});
+
 await test('huge paste (>= 2 MB): the page stays responsive and finishes', async (check) => {
   const unit = flagshipText.endsWith('\n') ? flagshipText : flagshipText + '\n';
   const copies = Math.ceil(HUGE_BYTES / Buffer.byteLength(unit));
