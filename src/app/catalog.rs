@@ -118,7 +118,7 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
                 <div class="fact"><dt>{"Category"}</dt><dd>{ catalog::category_label(&e.category) }</dd></div>
                 <div class="fact"><dt>{"Severity"}</dt><dd>{ &e.severity }</dd></div>
                 <div class="fact"><dt>{"Applies to"}</dt><dd>{ if e.platform == "jvm" { "any JVM software" } else { "Flink" } }</dd></div>
-                <div class="fact"><dt>{"Flink versions"}</dt><dd>{ &e.versions }</dd></div>
+                <div class="fact"><dt>{"Flink versions"}</dt><dd>{ super::code_spans(&e.versions) }</dd></div>
                 if let Some(v) = &page.since {
                     <div class="fact"><dt>{"Since"}</dt><dd>{ v }</dd></div>
                 }

@@ -2,7 +2,7 @@
 
 use super::diagram;
 use super::explanation::Explanation;
-use super::{jump_to, raw, Route};
+use super::{code_spans, jump_to, raw, Route};
 use crate::view::FindingView;
 use yew::prelude::*;
 use yew_router::prelude::Link;
@@ -50,24 +50,9 @@ pub fn finding_card(props: &Props) -> Html {
             <details class="evidence">
                 <summary>{ format!("Why this rule matched ({})", f.rule) }</summary>
                 <ul>{ for f.evidence.iter().map(|x| html! { <li>{ x }</li> }) }</ul>
-                <p>{"Versions: "}{ with_code(f.versions.trim_end_matches('.')) }{"."}</p>
+                <p>{"Versions: "}{ code_spans(f.versions.trim_end_matches('.')) }{"."}</p>
             </details>
             <p class="rule-link"><Link<Route> to={Route::Rule { id: f.rule.clone() }}>{ format!("About this rule ({}) in the catalog", f.rule) }</Link<Route>></p>
         </section>
     }
-}
-
-/// `text` with the `` `code` `` spans the rule files write shown as code (the pieces between
-/// backticks), not as raw backticks.
-fn with_code(text: &str) -> Html {
-    text.split('`')
-        .enumerate()
-        .map(|(i, piece)| {
-            if i % 2 == 1 {
-                html! { <code>{ piece }</code> }
-            } else {
-                html! { { piece } }
-            }
-        })
-        .collect()
 }

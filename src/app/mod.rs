@@ -724,13 +724,35 @@ fn bring_into_view(trace: Option<usize>, finding: Option<&str>) {
     }
 }
 
+/// Whether the person has a text of their own that a link's text will put behind "Restore
+/// previous text": one kept from before, or one in the input now that is not a link's or an
+/// example's left unedited, nor the example.
+fn own_text_restorable() -> bool {
+    let in_input = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("trace-input"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        .map(|t| t.value())
+        .is_some_and(|v| {
+            !v.trim().is_empty() && v != crate::FLAGSHIP_EXAMPLE && !persist::is_borrowed(&v)
+        });
+    in_input || persist::load_previous().is_some()
+}
+
 /// Reads a share link's payload: the text to put in the input (all of it, or what could be
 /// restored from a damaged link) and what to tell the person.
 fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
     match crate::share::decode(payload) {
         Ok(state) => {
             let message = if state.left_out.is_empty() {
-                "Opened from a share link: the trace below came with the link. Your own text, if any, is one click away (Restore previous text).".to_owned()
+                format!(
+                    "Opened from a share link: the trace below came with the link.{}",
+                    if own_text_restorable() {
+                        " Your own text is one click away (Restore previous text)."
+                    } else {
+                        ""
+                    }
+                )
             } else {
                 format!(
                     "Opened from a shortened share link: it leaves out {}. Ask for the whole trace if those parts matter.",
@@ -748,8 +770,10 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
         }
         Err(e) => {
             let text = e.recovered().map(|r| r.state.text.clone());
-            let kept = if text.is_some() {
-                " The part that could be read is in the input below; your own text, if any, is one click away (Restore previous text)."
+            let kept = if text.is_some() && own_text_restorable() {
+                " The part that could be read is in the input below; your own text is one click away (Restore previous text)."
+            } else if text.is_some() {
+                " The part that could be read is in the input below."
             } else {
                 " Your own text is left as it was."
             };
@@ -879,4 +903,19 @@ fn results(props: &ResultsProps) -> Html {
         }
         </>
     }
+}
+
+/// `text` with the `` `code` `` spans the rule files write shown as code (the pieces between
+/// backticks), not as raw backticks.
+pub(crate) fn code_spans(text: &str) -> Html {
+    text.split('`')
+        .enumerate()
+        .map(|(i, piece)| {
+            if i % 2 == 1 {
+                html! { <code>{ piece }</code> }
+            } else {
+                html! { { piece } }
+            }
+        })
+        .collect()
 }
