@@ -124,7 +124,7 @@ fn knowledge() -> &'static Knowledge {
                     min: h.min.as_deref().and_then(Version::parse),
                     before: h.before.as_deref().and_then(Version::parse),
                     reason: h.reason,
-                    source: h.source,
+                    source: public_source(h.source),
                 })
             })
             .collect();
@@ -724,9 +724,33 @@ fn short(v: Version) -> String {
     }
 }
 
+/// A hint's `source` as the page and the replies say it: without a trailing pointer into this
+/// repository (`… (knowledge/line-numbers.md)`), which means nothing to their readers.
+fn public_source(source: String) -> String {
+    match source.rfind(" (knowledge/") {
+        Some(i) if source.ends_with(')') => source[..i].to_owned(),
+        _ => source,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hint_sources_do_not_point_into_the_repository() {
+        assert_eq!(
+            public_source("flink-dist jars: absent from 1.9.3 (knowledge/line-numbers.md)".into()),
+            "flink-dist jars: absent from 1.9.3"
+        );
+        assert_eq!(
+            public_source("FLINK-12345 (1.13)".into()),
+            "FLINK-12345 (1.13)"
+        );
+        let d = crate::diagnose(crate::FLAGSHIP_EXAMPLE);
+        let reasons = d.traces[0].flink_version.reasons.join(" ");
+        assert!(!reasons.contains("knowledge/"), "{reasons}");
+    }
 
     #[test]
     fn a_rule_outside_the_inferred_range_says_so() {

@@ -110,7 +110,7 @@ fn exception(e: &ExceptionView, numbered: bool) -> Html {
                     <span class="relation">{ relation }</span>
                     <span class="ex-class">{ breakable(class) }</span>
                     { spoken(e.header_lines, numbered) }
-                    { for e.roles.iter().map(|r| html! { <span class="role header-role">{ r }</span> }) }
+                    { for e.roles.iter().map(|r| html! { <span class="role header-role">{ super::code_spans(r) }</span> }) }
                     if !preview.is_empty() {
                         <span class="preview">{ preview }</span>
                     }
@@ -301,7 +301,7 @@ fn frame(f: &FrameView, numbered: bool) -> Html {
                         <span class="badge" title="restored from ... N more">{" ↻"}</span>
                     }
                 </code>
-                { for f.roles.iter().map(|r| html! { <span class="role">{ r }</span> }) }
+                { for f.roles.iter().map(|r| html! { <span class="role">{ super::code_spans(r) }</span> }) }
             </li>
         }
 }

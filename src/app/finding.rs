@@ -39,7 +39,7 @@ pub fn finding_card(props: &Props) -> Html {
                     <li>
                         <a href={format!("#{dom}")} onclick={jump_to(dom.clone())}><code>{ name }</code></a>
                         <span class="line">{ format!(" line {line}") }</span>
-                        <span class="hl-role">{ format!(" — {role}") }</span>
+                        <span class="hl-role">{" — "}{ code_spans(role) }</span>
                     </li>
                 }) }
             </ol>

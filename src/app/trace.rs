@@ -46,7 +46,7 @@ pub fn trace_card(props: &Props) -> Html {
                         <p class="search-terms">{"Search the mailing-list archives and JIRA for: "}<code>{ terms }</code></p>
                     }
                     if t.flink {
-                        <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause and where it was thrown are shown first below; search the Flink mailing-list archives and JIRA for its class and the innermost frame of your own code (highlighted below)."}</p>
+                        <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause and where it was thrown are shown first below; search the Flink mailing-list archives and JIRA for its class and, when the trace has one, the innermost frame of your own code (highlighted below)."}</p>
                     } else {
                         <p>{"This trace shows no Flink code, and no general JVM rule matches it. The root cause and where it was thrown are shown first below; your own code's frames are in green."}</p>
                     }
