@@ -21,6 +21,8 @@ const MAX_MESSAGE_LINES: usize = 64;
 const MAX_LONG_MESSAGE_LINES: usize = 5_000;
 /// How many following lines a hard-wrapped frame may continue over.
 const MAX_FRAME_CONTINUATIONS: usize = 4;
+/// What counts as indentation (a no-break space too: HTML pages and some mail clients use it).
+const INDENTATION: [char; 3] = [' ', '\t', '\u{a0}'];
 /// Blank lines allowed inside a trace (some mail clients and log formats add them).
 const MAX_BLANK_RUN: usize = 2;
 
@@ -152,7 +154,7 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
         }
     }
     let rest = &line[pos..];
-    let unindented = rest.trim_start_matches([' ', '\t', '\u{a0}']);
+    let unindented = rest.trim_start_matches(INDENTATION);
     let ws = &rest[..rest.len() - unindented.len()];
     let indent = ws.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
     let indented = start + pos;
@@ -172,7 +174,7 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
     Line {
         end,
         body: start + pos,
-        indented: indented.min(start + pos),
+        indented,
         indent,
         kind,
     }
@@ -315,13 +317,15 @@ fn header_start(body: &str) -> Option<usize> {
     None
 }
 
-/// Whether the header [`header_start`] found at byte `at` of `body` starts the line (at its
-/// first byte, or after the JVM's `Exception in thread "…" `, not after a log line's prefix)
-/// and names a throwable (`…Exception`, `…Error`, `…Throwable`).
-fn starts_line_with_throwable(body: &str, at: usize) -> bool {
-    let rest = &body[at..];
-    (at == 0 || body.starts_with("Exception in thread \""))
-        && throwable_like(&rest[..qualified_name_len(rest)])
+/// Where a throwable header starts in `body` when it starts the line (at its first byte, or
+/// after the JVM's `Exception in thread "…" `, not after a log line's prefix) and names a
+/// throwable (`…Exception`, `…Error`, `…Throwable`); `None` otherwise.
+fn line_throwable_start(body: &str) -> Option<usize> {
+    header_start(body).filter(|&at| {
+        let rest = &body[at..];
+        (at == 0 || body.starts_with("Exception in thread \""))
+            && throwable_like(&rest[..qualified_name_len(rest)])
+    })
 }
 
 /// A qualified name whose simple name ends in `Exception`, `Error` or `Throwable`.
@@ -623,9 +627,7 @@ impl<'a> DocParser<'a> {
         while i < self.lines.len() {
             let line = self.lines[i];
             let body = self.body(&line);
-            let is_header = line.kind == Kind::Other
-                && header_start(body) == Some(0)
-                && throwable_like(&body[..qualified_name_len(body)]);
+            let is_header = line.kind == Kind::Other && line_throwable_start(body) == Some(0);
             if is_header {
                 let before = self.out.traces.len();
                 let next = self.read_trace(Start::Throwable {
@@ -681,8 +683,7 @@ impl<'a> DocParser<'a> {
                         || ["[ERROR]", "[INFO]", "[WARNING]"]
                             .iter()
                             .any(|tag| body.starts_with(tag))
-                        || header_start(body)
-                            .is_some_and(|at| starts_line_with_throwable(body, at));
+                        || line_throwable_start(body).is_some();
                     if stop {
                         break;
                     }
@@ -754,9 +755,7 @@ impl<'a> DocParser<'a> {
             if j < near {
                 // Far up, only a line that starts with a throwable (not a log line that
                 // mentions one): a long message rather than frames cut off from their header.
-                if let Some(at) =
-                    header_start(body).filter(|&at| starts_line_with_throwable(body, at))
-                {
+                if let Some(at) = line_throwable_start(body) {
                     return Start::Throwable {
                         line: j,
                         at: line.body + at,
@@ -1075,14 +1074,14 @@ impl<'a> DocParser<'a> {
             let common = parts
                 .iter()
                 .filter(|p| !p.is_empty())
-                .map(|p| p.len() - p.trim_start_matches([' ', '\t', '\u{a0}']).len())
+                .map(|p| p.len() - p.trim_start_matches(INDENTATION).len())
                 .min()
                 .unwrap_or(0);
             for p in &mut parts {
                 *p = match p.get(common..) {
                     Some(rest) => rest,
                     // Mixed white space (a no-break space is two bytes): drop it all.
-                    None => p.trim_start_matches([' ', '\t', '\u{a0}']),
+                    None => p.trim_start_matches(INDENTATION),
                 };
             }
             if !parts.is_empty() {
