@@ -542,14 +542,13 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             relation: relation_of(t, ti, root).to_owned(),
             class: th.class.clone(),
             message: clipped.head.into_owned(),
-            message_more: clipped.left_out.map(|cut| {
-                let (first, last) = (at_line(cut.first), at_line(cut.last));
+            message_more: clipped.left_out.zip(left_out_lines).map(|(cut, range)| {
                 let n = thousands(cut.chars);
                 let s = if cut.chars == 1 { "" } else { "s" };
-                let lines = if first < last {
-                    format!("lines {first}–{last}")
+                let lines = if range.first < range.last {
+                    format!("lines {}", range.label())
                 } else {
-                    format!("line {first}")
+                    format!("line {}", range.label())
                 };
                 if clipped.tail.is_empty() {
                     format!("… {n} more character{s} (see the input, {lines})")
