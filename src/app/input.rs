@@ -51,7 +51,7 @@ fn put(
         }
         let was_empty = old.is_empty();
         let unedited = borrowed.borrow().as_deref() == Some(old.as_str());
-        if !old.trim().is_empty() && old != crate::FLAGSHIP_EXAMPLE && !unedited {
+        if worth_restoring(&old) && !unedited {
             persist::save_previous(Some(&old));
             stash.set(Some(old));
         }
@@ -129,8 +129,7 @@ pub fn input_panel(props: &Props) -> Html {
                 t.set_value(&old);
                 *borrowed.borrow_mut() = None;
                 persist::mark_borrowed(None);
-                let keep = !current.trim().is_empty() && current != crate::FLAGSHIP_EXAMPLE;
-                let next = keep.then_some(current);
+                let next = worth_restoring(&current).then_some(current);
                 persist::save_previous(next.as_deref());
                 stash.set(next);
                 cb.emit((old, true));
@@ -165,11 +164,7 @@ pub fn input_panel(props: &Props) -> Html {
 /// the end select up to the end. The text area counts UTF-16 code units; the lines are found in
 /// its current value.
 pub fn select_lines(lines: crate::view::LineRange) {
-    let Some(area) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("trace-input"))
-        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<HtmlTextAreaElement>(e).ok())
-    else {
+    let Some(area) = trace_input() else {
         return;
     };
     let value = area.value();
@@ -191,9 +186,7 @@ pub fn select_lines(lines: crate::view::LineRange) {
     let end = end.unwrap_or(units);
     // Backward, so that the browser scrolls to the selection's start.
     let _ = area.set_selection_range_with_direction(start, end, "backward");
-    let options = web_sys::FocusOptions::new();
-    options.set_prevent_scroll(true);
-    let _ = area.focus_with_options(&options);
+    super::focus_without_scroll(&area);
     // The text area's own scroll: the first line near the top (its line height, read from the
     // layout, over the lines above).
     let line_height = area.scroll_height() as f64 / (value.matches('\n').count() + 1) as f64;
@@ -201,4 +194,18 @@ pub fn select_lines(lines: crate::view::LineRange) {
     let scroll = web_sys::ScrollIntoViewOptions::new();
     scroll.set_block(web_sys::ScrollLogicalPosition::Nearest);
     area.scroll_into_view_with_scroll_into_view_options(&scroll);
+}
+
+/// The trace input (`#trace-input`), when the page has it.
+pub(super) fn trace_input() -> Option<HtmlTextAreaElement> {
+    let el = web_sys::window()?
+        .document()?
+        .get_element_by_id("trace-input")?;
+    wasm_bindgen::JsCast::dyn_into::<HtmlTextAreaElement>(el).ok()
+}
+
+/// Whether a text replaced in the input is worth bringing back with "Restore previous text":
+/// not empty, and not the example (one click brings that back).
+pub(super) fn worth_restoring(text: &str) -> bool {
+    !text.trim().is_empty() && text != crate::FLAGSHIP_EXAMPLE
 }

@@ -110,9 +110,7 @@ fn reveal(el: &web_sys::Element) {
         .dyn_ref::<web_sys::HtmlElement>()
     {
         // Focused without scrolling again: the scroll above placed it.
-        let options = web_sys::FocusOptions::new();
-        options.set_prevent_scroll(true);
-        let _ = h.focus_with_options(&options);
+        focus_without_scroll(h);
     }
     if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
         // Reading the layout restarts the animation when the class comes back.
@@ -209,10 +207,16 @@ fn focus_after_route_change(route: &Route, d: &web_sys::Document) {
         Some(h)
     });
     if let Some(el) = target {
-        let options = web_sys::FocusOptions::new();
-        options.set_prevent_scroll(true);
-        let _ = el.focus_with_options(&options);
+        focus_without_scroll(&el);
     }
+}
+
+/// Focuses `el` without scrolling the page to it (the caller has placed it, or it is where the
+/// person left it).
+fn focus_without_scroll(el: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
 }
 
 /// Saves the text waiting in `unsaved` (for its save timer) when the page is hidden or left
@@ -728,14 +732,9 @@ fn bring_into_view(trace: Option<usize>, finding: Option<&str>) {
 /// previous text": one kept from before, or one in the input now that is not a link's or an
 /// example's left unedited, nor the example.
 fn own_text_restorable() -> bool {
-    let in_input = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("trace-input"))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+    let in_input = input::trace_input()
         .map(|t| t.value())
-        .is_some_and(|v| {
-            !v.trim().is_empty() && v != crate::FLAGSHIP_EXAMPLE && !persist::is_borrowed(&v)
-        });
+        .is_some_and(|v| input::worth_restoring(&v) && !persist::is_borrowed(&v));
     in_input || persist::load_previous().is_some()
 }
 
