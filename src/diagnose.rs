@@ -1,7 +1,9 @@
 //! The whole pipeline on one input: parse, merge identical traces, read context and version,
 //! apply the rules.
 
+use crate::answer::{self, NoRuleAnswer};
 use crate::context::{self, Context};
+use crate::evidence::{self, Evidence};
 use crate::matcher::{self, Finding};
 use crate::model::Trace;
 use crate::parse::{self, Problem};
@@ -27,8 +29,12 @@ pub struct TraceDiagnosis {
     pub flink_version: FlinkVersion,
     /// Rules that fired, most specific first.
     pub findings: Vec<Finding>,
-    /// True when the trace shows Flink frames or classes (`org.apache.flink.`).
+    /// True when the trace shows Flink: any [`TraceDiagnosis::evidence`].
     pub flink: bool,
+    /// What shows the trace is Flink's, from the trace and the log lines around it.
+    pub evidence: Vec<Evidence>,
+    /// When no rule fired: the no-rule answer (which component threw, in which phase).
+    pub answer: Option<NoRuleAnswer>,
 }
 
 /// Everything found in one input.
@@ -40,6 +46,46 @@ pub struct Diagnosis {
     pub problems: Vec<Problem>,
     /// jstack deadlock reports found in the input.
     pub deadlocks: Vec<crate::span::Span>,
+}
+
+impl Diagnosis {
+    /// Indices into [`Diagnosis::traces`] in the order the page shows them and replies and the
+    /// corpus evaluation take them: traces with a diagnosis first, then (in a thread dump)
+    /// blocked threads and Flink task threads, then the most frequent, then input order.
+    pub fn order_of_interest(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.traces.len()).collect();
+        order.sort_by_key(|&i| {
+            let d = &self.traces[i];
+            (
+                d.findings.is_empty(),
+                thread_rank(d),
+                std::cmp::Reverse(d.occurrences),
+                i,
+            )
+        });
+        order
+    }
+}
+
+/// Threads of a dump by interest: blocked first, then Flink task threads, then others with
+/// frames, then those without.
+fn thread_rank(d: &TraceDiagnosis) -> u8 {
+    let Some(th) = &d.trace.thread else {
+        return 0;
+    };
+    if th
+        .state
+        .as_deref()
+        .is_some_and(|s| s.starts_with("BLOCKED"))
+    {
+        0
+    } else if d.context.task.is_some() {
+        1
+    } else if d.trace.throwables[0].frames.is_empty() {
+        3
+    } else {
+        2
+    }
 }
 
 /// Where a diagnosis stands, for progress reports on long inputs.
@@ -73,7 +119,7 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
     // Identical traces are merged: candidates are found by a hash of what `same_trace` compares.
     let mut by_signature: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (done, trace) in parsed.traces.into_iter().enumerate() {
+    for (done, mut trace) in parsed.traces.into_iter().enumerate() {
         progress(Stage::Matching { done, total });
         let sig = signature(&trace);
         let candidates = by_signature.entry(sig).or_default();
@@ -87,9 +133,28 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         candidates.push(traces.len());
         let context = context::read(input, &trace);
         let flink_version = version::infer(&trace, context.time.as_deref());
-        let findings = matcher::diagnose(&trace, rules);
+        let evidence = evidence::gather(input, &trace);
+        // Evidence from the lines around the trace opens the platform gate too.
+        trace.flink_context |= !evidence.is_empty();
+        let mut findings = matcher::diagnose(&trace, rules);
+        let flink = matcher::is_flink(&trace);
+        if let Some(e) = evidence.first() {
+            for f in &mut findings {
+                if rules::by_id(&f.rule).is_some_and(|r| r.def.platform == "flink") {
+                    f.evidence
+                        .push(format!("The trace is Flink's: {}.", e.describe()));
+                }
+            }
+        }
+        let answer = if findings.is_empty() {
+            answer::answer(&trace, flink)
+        } else {
+            None
+        };
         traces.push(TraceDiagnosis {
-            flink: matcher::is_flink(&trace),
+            flink,
+            evidence,
+            answer,
             root_cause: trace.root_cause(),
             trace,
             occurrences: 1,

@@ -151,6 +151,8 @@ pub struct TraceDigest {
     pub finding: Option<FindingDigest>,
     /// When no rule matched: what to search the mailing-list archives and JIRA for.
     pub search_terms: Option<String>,
+    /// When no rule matched: the no-rule answer in words (Markdown paragraphs).
+    pub answer: Vec<String>,
 }
 
 impl TraceDigest {
@@ -466,6 +468,11 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
             }
         }),
         search_terms: t.search_terms.clone(),
+        answer: t
+            .answer
+            .as_ref()
+            .map(|a| a.sentences.clone())
+            .unwrap_or_default(),
     }
 }
 

@@ -9,12 +9,16 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
 pub mod catalog;
+pub mod component;
 pub mod context;
 pub mod decode;
 pub mod diagnose;
 pub mod diagram;
 pub mod digest;
+pub mod eval;
+pub mod evidence;
 pub mod frames;
 pub mod glob;
 pub mod matcher;

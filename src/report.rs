@@ -43,6 +43,32 @@ pub struct TraceReport {
     pub thread: Option<ThreadReport>,
     /// When no rule explains the trace: what to search the mailing-list archives and JIRA for.
     pub search_terms: Option<String>,
+    /// When no rule explains the trace: the no-rule answer (which component threw, in which
+    /// phase, what it implies, where to take it). Never a rule.
+    pub answer: Option<AnswerReport>,
+    /// What shows the trace is Flink's (from the trace and the log lines around it), with
+    /// 1-based lines; empty when nothing does.
+    pub flink_evidence: Vec<String>,
+}
+
+/// The no-rule answer (`crate::answer`).
+#[derive(Clone, Debug, Serialize)]
+pub struct AnswerReport {
+    /// Component id (`paimon`, `kafka-connector`, `user-code`, `flink`, `other:<package>`).
+    pub component: String,
+    /// The component's name in words.
+    pub component_name: String,
+    /// Where the component takes bug reports, when known.
+    pub tracker: Option<String>,
+    /// The phase id (`checkpoint-sync`, …), when the frames show it.
+    pub phase: Option<&'static str>,
+    /// 1-based input line of the frame that threw, when the trace has frames.
+    pub thrower_line: Option<usize>,
+    /// Set when the root cause is a consequence of an earlier failure.
+    pub follow_on: Option<String>,
+    /// The answer in words, one Markdown paragraph each: who threw and when, what it implies
+    /// (or that it is a follow-on), where to take it.
+    pub sentences: Vec<String>,
 }
 
 /// A thread of a thread dump.
@@ -308,6 +334,20 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                 findings,
                 search_terms: (d.findings.is_empty() && t.thread.is_none())
                     .then(|| crate::frames::search_terms(t)),
+                answer: d.answer.as_ref().map(|a| AnswerReport {
+                    component: a.component.id.clone(),
+                    component_name: a.component.name.clone(),
+                    tracker: a.component.tracker.clone(),
+                    phase: a.phase.as_ref().map(|p| p.phase.id()),
+                    thrower_line: a.thrower.map(|(x, k)| line(t.throwables[x].frames[k].span)),
+                    follow_on: a.follow_on.clone(),
+                    sentences: crate::answer::sentences(a, t),
+                }),
+                flink_evidence: d
+                    .evidence
+                    .iter()
+                    .map(|e| format!("{} (line {})", e.describe(), line(e.span)))
+                    .collect(),
                 thread: t.thread.as_ref().map(|th| ThreadReport {
                     name: th.name.clone(),
                     state: th.state.clone(),
@@ -477,6 +517,11 @@ fn render(report: &Report, md: bool) -> String {
                 "No rule matched. Root cause: {}.\n",
                 code(class_name(&root.class))
             );
+            if let Some(a) = &t.answer {
+                for sentence in &a.sentences {
+                    let _ = writeln!(out, "{sentence}\n");
+                }
+            }
             out.push_str("Where it was thrown (innermost frames first):\n");
             let user = root
                 .frames

@@ -155,6 +155,11 @@ pub struct TraceView {
     pub numbered: bool,
     /// When no rule explains the trace: what to search the archives and JIRA for.
     pub search_terms: Option<String>,
+    /// When no rule explains the trace: the no-rule answer in words (Markdown paragraphs with
+    /// code spans), and the component's id.
+    pub answer: Option<(String, Vec<String>)>,
+    /// What shows the trace is Flink's, in words with the input line.
+    pub flink_evidence: Vec<String>,
 }
 
 /// A fact such as "checkpoint 575".
@@ -405,16 +410,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
 /// diagnosis on the same page (a rule's live example) has ids of its own.
 pub fn build_in(input: &str, diagnosis: &Diagnosis, dom_prefix: &str) -> PageModel {
     let index = LineIndex::new(input);
-    let mut order: Vec<usize> = (0..diagnosis.traces.len()).collect();
-    order.sort_by_key(|&i| {
-        let d = &diagnosis.traces[i];
-        (
-            d.findings.is_empty(),
-            thread_rank(d),
-            std::cmp::Reverse(d.occurrences),
-            i,
-        )
-    });
+    let order = diagnosis.order_of_interest();
     let traces = order
         .iter()
         .take(MAX_TRACES_SHOWN)
@@ -719,6 +715,15 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         numbered: numbered(t, index),
         search_terms: (d.findings.is_empty() && t.thread.is_none())
             .then(|| crate::frames::search_terms(t)),
+        answer: d
+            .answer
+            .as_ref()
+            .map(|a| (a.component.id.clone(), crate::answer::sentences(a, t))),
+        flink_evidence: d
+            .evidence
+            .iter()
+            .map(|e| format!("{} (line {})", e.describe(), index.line_of(e.span.start)))
+            .collect(),
         root_cause: {
             let root = &t.throwables[d.root_cause];
             match &root.message {
@@ -735,25 +740,6 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
 
 /// Threads of a thread dump by interest: blocked ones first, then Flink task threads, then
 /// other threads with a stack, then those without; exception traces rank with the first.
-fn thread_rank(d: &TraceDiagnosis) -> u8 {
-    let Some(th) = &d.trace.thread else {
-        return 0;
-    };
-    if th
-        .state
-        .as_deref()
-        .is_some_and(|s| s.starts_with("BLOCKED"))
-    {
-        0
-    } else if d.context.task.is_some() {
-        1
-    } else if d.trace.throwables[0].frames.is_empty() {
-        3
-    } else {
-        2
-    }
-}
-
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
 }

@@ -39,16 +39,22 @@ pub fn trace_card(props: &Props) -> Html {
                     <p>{ format!("State: {}", state.as_deref().unwrap_or("not printed")) }</p>
                 </section>
             } else if t.findings.is_empty() {
-                <section class="finding none">
+                <section class="finding none" data-answer={t.answer.as_ref().map(|(id, _)| id.clone())}>
                     <h3>{"No known diagnosis"}</h3>
                     <p>{"Root cause: "}<code>{ &t.root_cause }</code></p>
+                    if let Some((_, sentences)) = &t.answer {
+                        <div class="no-rule-answer" aria-label="What the frames show (not a rule)">
+                            { for sentences.iter().map(|s| html! { <p>{ crate::app::code_spans(&s.replace("**", "")) }</p> }) }
+                        </div>
+                    }
                     if let Some(terms) = &t.search_terms {
                         <p class="search-terms">{"Search the mailing-list archives and JIRA for: "}<code>{ terms }</code></p>
                     }
-                    if t.flink {
-                        <p>{"No rule in Trace Doctor's knowledge base matches this trace. The root cause and where it was thrown are shown first below; search the Flink mailing-list archives and JIRA for its class and, when the trace has one, the innermost frame of your own code (highlighted below)."}</p>
-                    } else {
-                        <p>{"This trace shows no Flink code, and no general JVM rule matches it. The root cause and where it was thrown are shown first below; your own code's frames are in green."}</p>
+                    if !t.flink && t.answer.is_none() {
+                        <p>{"This trace shows no Flink code, and no general JVM rule matches it. The root cause and where it was thrown are shown first below."}</p>
+                    }
+                    if let Some(e) = t.flink_evidence.first() {
+                        <p class="evidence">{"Read as Flink's: "}{ crate::app::code_spans(e) }</p>
                     }
                 </section>
             }

@@ -11,6 +11,9 @@
 //! a link holds (the chosen finding on stderr). A bad link exits with 2 and says why; what could
 //! be restored from it is still printed, with a warning.
 //!
+//! `trace-doctor eval DIR [--format json] [--misses]` scores the product on a corpus of real
+//! traces (`tests/corpus/README.md`): a table per kind, the totals line last.
+//!
 //! `trace-doctor redact [FILE|-] [--preview]` prints the text with host names, IP addresses,
 //! e-mail addresses, user names, ids and secrets replaced by placeholders, or with `--preview`
 //! one line per replacement (`line  kind  original → replacement`, counts on stderr). Exit code
@@ -59,6 +62,19 @@ enum Command {
         /// List the replacements (line, kind, original → replacement) instead of the text.
         #[arg(long)]
         preview: bool,
+    },
+    /// Score the product on a corpus of real traces (`tests/corpus/`): root cause, expected
+    /// finding first / present / missing, Flink findings on controls; a table per kind, the
+    /// totals last.
+    Eval {
+        /// The corpus folder (`<kind>/<slug>.txt` with `<slug>.json`).
+        dir: std::path::PathBuf,
+        /// `text` (the table) or `json` (every case's outcome, per kind and totals).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Also list every case that missed something, with what came first.
+        #[arg(long)]
+        misses: bool,
     },
     /// List the rules.
     Rules {
@@ -345,6 +361,36 @@ fn main() -> ExitCode {
                 }
             } else {
                 print!("{}", redact::apply(&input, &redactions));
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Eval {
+            dir,
+            format,
+            misses,
+        } => {
+            let cases = match trace_doctor::eval::load_dir(&dir) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("trace-doctor: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let e = trace_doctor::eval::evaluate(&cases);
+            if format == Format::Json {
+                match serde_json::to_string_pretty(&e) {
+                    Ok(json) => println!("{json}"),
+                    Err(err) => {
+                        eprintln!("trace-doctor: cannot write JSON ({err})");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                if misses {
+                    print!("{}", trace_doctor::eval::render_misses(&e));
+                    println!();
+                }
+                print!("{}", trace_doctor::eval::render_table(&e));
             }
             ExitCode::SUCCESS
         }

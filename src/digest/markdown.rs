@@ -124,6 +124,9 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             }
         }
     }
+    for sentence in &t.answer {
+        let _ = writeln!(out, "\n{sentence}");
+    }
     if let Some(terms) = &t.search_terms {
         let _ = writeln!(
             out,

@@ -127,6 +127,10 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             }
         }
     }
+    for sentence in &t.answer {
+        out.push('\n');
+        fill(out, &sentence.replace("**", ""), "", "");
+    }
     if let Some(terms) = &t.search_terms {
         out.push_str("\nSearch the mailing-list archives and JIRA for:\n\n");
         let _ = writeln!(out, "    {terms}");

@@ -1,0 +1,433 @@
+//! The answer when no rule knows a trace: which component threw (from the package of the frame
+//! that threw, [`crate::component`]), the phase Flink was in (from its frames), what that
+//! implies, whether the trace is a follow-on of an earlier failure, and where to take it.
+//!
+//! It is a finding of its own kind, never a rule: it says what the frames show, not a cause.
+//! Phase markers are Flink's method names, stable since 1.x (checked in the 1.13.6 and 2.3.0
+//! release jars: `StreamTask.performCheckpoint`, `SubtaskCheckpointCoordinatorImpl`,
+//! `AsyncCheckpointRunnable`, `notifyCheckpointComplete`, `initializeState`,
+//! `StreamTask.restore`, `FunctionUtils.openFunction`, `processElement`).
+
+use crate::component::{self, Component, ComponentKind};
+use crate::model::Trace;
+use serde::Serialize;
+
+/// The phase of the job's life a failure happened in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// The synchronous part of a checkpoint (`snapshotState` on the task thread).
+    CheckpointSync,
+    /// The asynchronous part of a checkpoint (writing the snapshot out).
+    CheckpointAsync,
+    /// `notifyCheckpointComplete` (a sink's commit, a source's offset commit).
+    CheckpointComplete,
+    /// Restoring state (`initializeState`).
+    Restore,
+    /// Opening an operator or function (`open`).
+    Open,
+    /// Processing records.
+    Processing,
+    /// Closing or finishing an operator.
+    Close,
+    /// Building or submitting the job on the client.
+    Submission,
+    /// SQL parsing, validation or planning.
+    SqlPlanning,
+    /// Reading records off the network or a source (deserialization).
+    Deserialization,
+    /// An RPC between Flink's processes.
+    Rpc,
+    /// Starting the cluster or a TaskManager.
+    Startup,
+}
+
+impl Phase {
+    /// The id used in the corpus and the JSON (`checkpoint-sync`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Phase::CheckpointSync => "checkpoint-sync",
+            Phase::CheckpointAsync => "checkpoint-async",
+            Phase::CheckpointComplete => "checkpoint-complete",
+            Phase::Restore => "restore",
+            Phase::Open => "open",
+            Phase::Processing => "processing",
+            Phase::Close => "close",
+            Phase::Submission => "submission",
+            Phase::SqlPlanning => "sql-planning",
+            Phase::Deserialization => "deserialization",
+            Phase::Rpc => "rpc",
+            Phase::Startup => "startup",
+        }
+    }
+
+    /// In words: "while taking a checkpoint (its synchronous part, on the task thread)".
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::CheckpointSync => {
+                "while taking a checkpoint (the synchronous part, on the task thread)"
+            }
+            Phase::CheckpointAsync => "while writing a checkpoint out (the asynchronous part)",
+            Phase::CheckpointComplete => "when a checkpoint completed (notifyCheckpointComplete)",
+            Phase::Restore => "while restoring state (initializeState)",
+            Phase::Open => "while opening an operator or function (open)",
+            Phase::Processing => "while processing records",
+            Phase::Close => "while closing or finishing an operator",
+            Phase::Submission => "while building or submitting the job (on the client)",
+            Phase::SqlPlanning => "while parsing, validating or planning SQL",
+            Phase::Deserialization => "while deserializing records",
+            Phase::Rpc => "in an RPC between Flink's processes",
+            Phase::Startup => "while starting the cluster or a TaskManager",
+        }
+    }
+
+    /// What failing in this phase implies, in one or two sentences (Markdown).
+    pub fn implies(self) -> &'static str {
+        match self {
+            Phase::CheckpointSync => "The checkpoint is declined. Whether the job fails over as well depends on `execution.checkpointing.tolerable-failed-checkpoints`; the operator's `snapshotState` is where to look, and a failure that comes and goes often means state changed by another thread.",
+            Phase::CheckpointAsync => "The snapshot was taken but could not be written out: look at the checkpoint storage (file system, credentials, space, timeouts) rather than the operator's code.",
+            Phase::CheckpointComplete => "The checkpoint itself succeeded; what failed ran after it (a sink committing a transaction, a source committing offsets). Data up to that checkpoint is safe; the commit may be retried on recovery.",
+            Phase::Restore => "The job cannot start from its checkpoint or savepoint: every restart will fail the same way until the state, the serializers or the job graph match again.",
+            Phase::Open => "The task failed before it processed any record: configuration, connectivity or a missing class, not the data.",
+            Phase::Processing => "It depends on the records: a particular record, or the load, triggers it. It may recur after every restart from the same checkpoint.",
+            Phase::Close => "It happened while the task was shutting down, often as a consequence of another failure: look for the first exception of the failover.",
+            Phase::Submission => "The job never started: the job graph, the client's class path or the connection to the cluster is at fault, not the running job.",
+            Phase::SqlPlanning => "The statement never ran: the planner rejected it. The fix is in the query, the table definitions or the connector options.",
+            Phase::Deserialization => "A record could not be read back: a schema that changed, a serializer that is not symmetric, or corrupt data.",
+            Phase::Rpc => "A Flink process did not answer in time or was gone: look at the other side (GC pauses, a killed container, the network).",
+            Phase::Startup => "The process did not come up: configuration, resources or the environment.",
+        }
+    }
+}
+
+/// A frame that shows the phase.
+#[derive(Clone, Debug, Serialize)]
+pub struct PhaseEvidence {
+    /// The phase.
+    pub phase: Phase,
+    /// Index of the throwable and of the frame in its `frames`.
+    pub throwable: usize,
+    /// Index of the frame.
+    pub frame: usize,
+}
+
+/// The no-rule answer for one trace.
+#[derive(Clone, Debug, Serialize)]
+pub struct NoRuleAnswer {
+    /// The component that threw.
+    pub component: Component,
+    /// The frame it threw from: `(throwable, frame)` indices, when the trace has frames.
+    pub thrower: Option<(usize, usize)>,
+    /// The phase Flink was in, from its frames.
+    pub phase: Option<PhaseEvidence>,
+    /// Set when the root cause is a known consequence of an earlier failure (a cancellation,
+    /// a lost TaskManager): one sentence saying what to look for instead (Markdown).
+    pub follow_on: Option<String>,
+    /// Where to take it: one sentence (Markdown).
+    pub where_to: String,
+    /// True when the answer speaks of the trace as Flink's (it shows Flink).
+    pub flink: bool,
+}
+
+/// `(frame glob-free prefix or suffix test, phase)`: first match innermost-first wins.
+fn phase_of_frame(class: &str, method: &str) -> Option<Phase> {
+    let m = method;
+    let simple = class.rsplit('.').next().unwrap_or(class);
+    let flink = class.starts_with("org.apache.flink.");
+    if m == "notifyCheckpointComplete" || m.starts_with("notifyCheckpointComplete") {
+        return Some(Phase::CheckpointComplete);
+    }
+    if simple.starts_with("AsyncCheckpointRunnable")
+        || (flink
+            && (simple.contains("SnapshotStrategy")
+                || simple.starts_with("FullSnapshotAsyncWriter"))
+            && m == "get")
+        || simple.starts_with("RocksDBStateUploader")
+        || simple.starts_with("RocksDBStateDataTransfer")
+    {
+        return Some(Phase::CheckpointAsync);
+    }
+    if m == "snapshotState"
+        || m == "prepareSnapshotPreBarrier"
+        || m == "performCheckpoint"
+        || m == "checkpointState"
+        || m == "triggerCheckpointOnBarrier"
+        || m.starts_with("lambda$performCheckpoint")
+        || m == "syncPrepareResources"
+    {
+        return Some(Phase::CheckpointSync);
+    }
+    if m == "initializeState"
+        || m == "restoreState"
+        || (flink && m == "restore")
+        || m == "initializeOperatorState"
+        || simple.contains("RestoreOperation")
+    {
+        return Some(Phase::Restore);
+    }
+    if m == "open" || m == "openFunction" || m == "initializeStateAndOpenOperators" {
+        return Some(Phase::Open);
+    }
+    if m == "close"
+        || m == "finish"
+        || m == "closeOperators"
+        || m == "finishOperators"
+        || m == "dispose"
+        || m == "endInput"
+    {
+        return Some(Phase::Close);
+    }
+    if m == "deserialize" && (flink || simple.contains("Deserializ")) {
+        return Some(Phase::Deserialization);
+    }
+    if class.starts_with("org.apache.flink.table.planner.")
+        || class.starts_with("org.apache.calcite.")
+        || class.starts_with("org.apache.flink.sql.parser.")
+        || (simple == "TableEnvironmentImpl" && (m == "executeSql" || m == "sqlQuery"))
+    {
+        return Some(Phase::SqlPlanning);
+    }
+    if m == "processElement"
+        || m == "processElement1"
+        || m == "processElement2"
+        || m == "processWatermark"
+        || m == "onEventTime"
+        || m == "onProcessingTime"
+        || m == "pollNext"
+        || m == "emitRecord"
+        || (flink && (m == "processInput" || m == "collect"))
+        || m == "invoke" && simple.contains("Sink")
+        || m == "map"
+        || m == "flatMap"
+        || m == "filter"
+        || m == "reduce"
+        || m == "apply" && simple.contains("Window")
+    {
+        return Some(Phase::Processing);
+    }
+    if simple == "CliFrontend"
+        || simple == "PackagedProgram"
+        || simple == "ClientUtils"
+        || simple == "RestClusterClient"
+        || (simple.ends_with("ExecutionEnvironment") && m == "execute")
+        || simple == "StreamGraphGenerator"
+        || simple == "JobGraphGenerator"
+        || simple == "TypeExtractor"
+    {
+        return Some(Phase::Submission);
+    }
+    if simple.starts_with("AkkaRpcActor")
+        || simple.starts_with("PekkoRpcActor")
+        || simple.starts_with("AkkaInvocationHandler")
+        || simple.starts_with("PekkoInvocationHandler")
+    {
+        return Some(Phase::Rpc);
+    }
+    if simple == "TaskManagerRunner" && m.starts_with("run")
+        || simple == "ClusterEntrypoint" && m.starts_with("start")
+        || simple.ends_with("ClusterDescriptor") && m.starts_with("deploy")
+    {
+        return Some(Phase::Startup);
+    }
+    None
+}
+
+/// The phase, read from the root cause's frames innermost first, then from each enclosing
+/// throwable's.
+pub fn phase(trace: &Trace) -> Option<PhaseEvidence> {
+    for &t in trace.cause_chain().iter().rev() {
+        for (k, f) in trace.throwables[t].frames.iter().enumerate() {
+            if let Some(phase) = phase_of_frame(&f.class, &f.method) {
+                return Some(PhaseEvidence {
+                    phase,
+                    throwable: t,
+                    frame: k,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Root causes that are consequences of an earlier failure, by class or message, with what
+/// to look for instead. Messages as printed by Flink 1.13–2.3 (`LocalBufferPool`: "Buffer pool
+/// is destroyed."; `Task`: `CancelTaskException`; `StreamTask`: "Checkpoint was canceled…").
+const FOLLOW_ONS: &[(&str, &str, &str)] = &[
+    ("CancelTaskException", "", "The task was cancelled: this is a consequence of a failover or of cancelling the job, not its cause."),
+    ("", "Buffer pool is destroyed", "The task's network buffers were released because the task was being cancelled: a consequence of a failover, not its cause."),
+    ("", "Buffer pool has already been destroyed", "The task's network buffers were released because the task was being cancelled: a consequence of a failover, not its cause."),
+    ("JobCancellationException", "", "The job was cancelled: look for why (a user's cancel, or a failure that came first)."),
+    ("TaskNotRunningException", "", "The task was no longer running when this arrived: a consequence of a failover."),
+    ("InterruptedException", "", "The thread was interrupted, which Flink does when it cancels a task: usually a consequence of a failover."),
+    ("ClosedByInterruptException", "", "The thread was interrupted, which Flink does when it cancels a task: usually a consequence of a failover."),
+    ("CancellationException", "", "Something was cancelled, usually because the task or job was being cancelled: a consequence, not the cause."),
+    ("", "Connection unexpectedly closed by remote task manager", "The other TaskManager went away: this is what its peers see when a TaskManager dies. Look at that TaskManager's log (killed for memory, a crash, a long GC)."),
+    ("", "Failing job because TaskManager", "The TaskManager was lost: look at why it died (its log, the container's exit code, memory)."),
+    ("", "The TaskExecutor is shutting down", "The TaskManager was shutting down: look at why (its log, the resource manager's)."),
+];
+
+fn follow_on(trace: &Trace) -> Option<String> {
+    let root = &trace.throwables[trace.root_cause()];
+    let message = root.message.as_deref().unwrap_or("");
+    FOLLOW_ONS
+        .iter()
+        .find(|(class, msg, _)| {
+            (!class.is_empty() && root.simple_class() == *class)
+                || (!msg.is_empty() && message.contains(msg))
+        })
+        .map(|(_, _, what)| {
+            format!("{what} Look for the first failure in the JobManager log: the first exception after the job was running.")
+        })
+}
+
+/// Which component threw: the root cause's innermost frame that is not the JDK's or a
+/// pass-through library's; else the class of the root cause (a trace without frames); walking
+/// up the cause chain when the root cause has neither.
+pub fn thrower(trace: &Trace) -> (Component, Option<(usize, usize)>) {
+    for &t in trace.cause_chain().iter().rev() {
+        let th = &trace.throwables[t];
+        let own = th.frames.iter().enumerate().find(|(_, f)| {
+            component::of_class(&f.class).kind != ComponentKind::Jdk
+                && !component::passes_through(&f.class)
+        });
+        if let Some((k, f)) = own {
+            return (component::of_class(&f.class), Some((t, k)));
+        }
+        if th.frames.is_empty() && !th.class.is_empty() {
+            let c = component::of_class(&th.class);
+            if c.kind != ComponentKind::Jdk {
+                return (c, None);
+            }
+        }
+    }
+    // Only JDK frames and classes: name what the message names when it is a class of a
+    // project, else the JDK.
+    let root = &trace.throwables[trace.root_cause()];
+    (
+        component::of_class(if root.class.is_empty() {
+            "java."
+        } else {
+            &root.class
+        }),
+        None,
+    )
+}
+
+fn where_to(c: &Component, flink: bool) -> String {
+    match c.kind {
+        ComponentKind::UserCode => "This is your own code: start at that frame. If your code only passes on what Flink handed it, ask on the user@flink.apache.org list with the full trace and your Flink version.".to_owned(),
+        ComponentKind::Flink => format!(
+            "Search Flink's JIRA ({}) and the user@flink.apache.org archives for the message; if nothing matches, ask on the list with the full JobManager and TaskManager logs and your Flink version.",
+            c.tracker.as_deref().unwrap_or("https://issues.apache.org/jira/projects/FLINK")
+        ),
+        ComponentKind::Jdk if flink => "Only the JDK's frames are printed: the message is the clue. Ask on the user@flink.apache.org list with the full log and your Flink version.".to_owned(),
+        ComponentKind::Jdk => "Only the JDK's frames are printed: the message is the clue.".to_owned(),
+        ComponentKind::Connector | ComponentKind::Library => match &c.tracker {
+            Some(t) => format!(
+                "This is {}'s code, not Flink's: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches.",
+                c.name
+            ),
+            None => format!(
+                "This is {}'s code, not Flink's: check its version against your Flink version and search its issue tracker.",
+                c.name
+            ),
+        },
+    }
+}
+
+/// `s` cut after `max` characters, with `…` when cut (a frame can be megabytes long in a
+/// damaged paste).
+fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+/// The no-rule answer for `trace`; `flink` is whether the trace shows Flink (the platform gate).
+/// `None` for a thread of a thread dump (nothing threw there).
+pub fn answer(trace: &Trace, flink: bool) -> Option<NoRuleAnswer> {
+    if trace.thread.is_some() || trace.throwables.is_empty() {
+        return None;
+    }
+    let (component, thrower) = thrower(trace);
+    let where_to = where_to(&component, flink);
+    Some(NoRuleAnswer {
+        phase: if flink { phase(trace) } else { None },
+        follow_on: if flink { follow_on(trace) } else { None },
+        component,
+        thrower,
+        where_to,
+        flink,
+    })
+}
+
+/// The answer in words, as the CLI and the replies print it (Markdown, one paragraph per
+/// part). `trace` is the trace the answer is about.
+pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
+    let mut out = Vec::new();
+    let at = a.thrower.map(|(t, k)| {
+        let f = &trace.throwables[t].frames[k];
+        let name = clip(&format!("{}.{}", f.simple_class(), f.method), 120);
+        format!(" (`{name}`, {})", clip(&f.location_text(), 80))
+    });
+    out.push(format!(
+        "No rule knows this failure. It was thrown by **{}**{}{}.",
+        a.component.name,
+        at.unwrap_or_default(),
+        a.phase
+            .as_ref()
+            .map(|p| format!(", {}", p.phase.label()))
+            .unwrap_or_default()
+    ));
+    if let Some(f) = &a.follow_on {
+        out.push(f.clone());
+    } else if let Some(p) = &a.phase {
+        out.push(p.phase.implies().to_owned());
+    }
+    out.push(a.where_to.clone());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(text: &str) -> Trace {
+        crate::parse::parse(text).traces.remove(0)
+    }
+
+    #[test]
+    fn a_connector_failing_in_snapshot_state_is_named_with_the_phase() {
+        let t = trace("java.lang.NullPointerException\n\tat org.apache.paimon.flink.sink.StoreSinkWriteImpl.prepareCommit(StoreSinkWriteImpl.java:200)\n\tat org.apache.paimon.flink.sink.TableWriteOperator.prepareCommit(TableWriteOperator.java:120)\n\tat org.apache.paimon.flink.sink.RowDataStoreWriteOperator.prepareCommit(RowDataStoreWriteOperator.java:189)\n\tat org.apache.paimon.flink.sink.PrepareCommitOperator.emitCommittables(PrepareCommitOperator.java:100)\n\tat org.apache.paimon.flink.sink.PrepareCommitOperator.prepareSnapshotPreBarrier(PrepareCommitOperator.java:80)\n\tat org.apache.flink.streaming.runtime.tasks.RegularOperatorChain.prepareSnapshotPreBarrier(RegularOperatorChain.java:89)\n\tat org.apache.flink.streaming.runtime.tasks.SubtaskCheckpointCoordinatorImpl.checkpointState(SubtaskCheckpointCoordinatorImpl.java:300)\n");
+        let a = answer(&t, true).unwrap();
+        assert_eq!(a.component.id, "paimon");
+        assert_eq!(a.thrower, Some((0, 0)));
+        assert_eq!(a.phase.unwrap().phase, Phase::CheckpointSync);
+    }
+
+    #[test]
+    fn jdk_and_pass_through_frames_are_skipped_to_the_thrower() {
+        let t = trace("java.lang.IllegalStateException: x\n\tat org.apache.flink.shaded.guava30.com.google.common.base.Preconditions.checkState(Preconditions.java:1)\n\tat java.util.Objects.requireNonNull(Objects.java:1)\n\tat com.acme.Enricher.map(Enricher.java:12)\n\tat org.apache.flink.streaming.api.operators.StreamMap.processElement(StreamMap.java:38)\n");
+        let a = answer(&t, true).unwrap();
+        assert_eq!(a.component.id, "user-code");
+        assert_eq!(a.thrower, Some((0, 2)));
+        assert_eq!(a.phase.unwrap().phase, Phase::Processing);
+    }
+
+    #[test]
+    fn a_cancellation_is_called_a_follow_on() {
+        let t = trace("java.lang.RuntimeException: Buffer pool is destroyed.\n\tat org.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:1)\n");
+        let a = answer(&t, true).unwrap();
+        assert!(a.follow_on.unwrap().contains("consequence"));
+    }
+
+    #[test]
+    fn a_frameless_client_exception_is_named_by_its_class() {
+        let t = trace("org.apache.kafka.common.errors.TimeoutException: Timeout expired while fetching topic metadata\n");
+        let a = answer(&t, false).unwrap();
+        assert_eq!(a.component.id, "kafka-client");
+        assert!(!a.flink);
+        assert!(a.phase.is_none());
+    }
+}

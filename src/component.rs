@@ -1,0 +1,714 @@
+//! Which project a class belongs to: the table of well-known connectors, formats, CDC sources,
+//! client libraries and runtimes, by package prefix, with where each takes its bug reports.
+//!
+//! Used by the no-rule answer ([`crate::answer`]) to say which component threw. The issue
+//! trackers are the projects' own (checked on their sites: Flink and its externalized connectors
+//! use Apache JIRA project FLINK; Flink CDC moved to the ASF in 2024 and files issues in FLINK
+//! JIRA under "Flink CDC"; Paimon, Iceberg, Hudi, Beam, Doris and StarRocks use GitHub issues).
+
+use serde::Serialize;
+
+/// A project whose code can throw inside a Flink job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Component {
+    /// Stable id (`kafka-connector`, `paimon`, `user-code`, `flink`, or `other:<package>`).
+    pub id: String,
+    /// The project's name as people write it (`Flink's Kafka connector`, `Apache Paimon`).
+    pub name: String,
+    /// The package prefix that identified it (`org.apache.paimon.`), empty for `user-code`.
+    pub package: String,
+    /// Where bugs of this component are reported (a URL), when known.
+    pub tracker: Option<String>,
+    /// What kind of component this is.
+    pub kind: ComponentKind,
+}
+
+/// What kind of code a component is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ComponentKind {
+    /// Flink's own runtime, planner or APIs.
+    Flink,
+    /// A Flink connector or format (Flink's own, or another project's Flink integration).
+    Connector,
+    /// A library or client used by the job or a connector (Kafka clients, JDBC drivers, AWS).
+    Library,
+    /// The JDK.
+    Jdk,
+    /// The job's own code.
+    UserCode,
+}
+
+const FLINK_JIRA: &str = "https://issues.apache.org/jira/projects/FLINK";
+
+/// `(package prefix, id, name, tracker, kind)`; the longest matching prefix wins, so Flink's
+/// connector packages come before `org.apache.flink.`.
+const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
+    // Flink's connectors (packages of the connector jars, old and new APIs).
+    (
+        "org.apache.flink.connector.kafka.",
+        "kafka-connector",
+        "Flink's Kafka connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.streaming.connectors.kafka.",
+        "kafka-connector",
+        "Flink's Kafka connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.kafka.shaded.org.apache.kafka.",
+        "kafka-client",
+        "Apache Kafka's client (shaded in Flink's Kafka connector)",
+        "https://issues.apache.org/jira/projects/KAFKA",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.flink.connector.jdbc.",
+        "jdbc-connector",
+        "Flink's JDBC connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.elasticsearch.",
+        "elasticsearch",
+        "Flink's Elasticsearch connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.streaming.connectors.elasticsearch",
+        "elasticsearch",
+        "Flink's Elasticsearch connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.opensearch.",
+        "opensearch",
+        "Flink's OpenSearch connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.pulsar.",
+        "pulsar",
+        "Flink's Pulsar connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.kinesis.",
+        "kinesis",
+        "Flink's Kinesis connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.streaming.connectors.kinesis.",
+        "kinesis",
+        "Flink's Kinesis connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.aws.",
+        "kinesis",
+        "Flink's AWS connectors",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.streaming.connectors.rabbitmq.",
+        "rabbitmq",
+        "Flink's RabbitMQ connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.hbase",
+        "hbase",
+        "Flink's HBase connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connectors.hive.",
+        "hive",
+        "Flink's Hive connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.table.catalog.hive.",
+        "hive",
+        "Flink's Hive catalog",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.connector.mongodb.",
+        "mongodb",
+        "Flink's MongoDB connector",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.fs.s3",
+        "s3-filesystem",
+        "Flink's S3 file system plugin",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.fs.",
+        "s3-filesystem",
+        "a Flink file system plugin",
+        FLINK_JIRA,
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.contrib.streaming.state.",
+        "rocksdb",
+        "Flink's RocksDB state backend",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.flink.state.rocksdb.",
+        "rocksdb",
+        "Flink's RocksDB state backend",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.flink.python.",
+        "pyflink",
+        "PyFlink",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.flink.client.python.",
+        "pyflink",
+        "PyFlink",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.flink.streaming.api.runners.python.",
+        "pyflink",
+        "PyFlink",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.flink.table.runtime.runners.python.",
+        "pyflink",
+        "PyFlink",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.flink.cdc.",
+        "flink-cdc",
+        "Flink CDC",
+        "https://issues.apache.org/jira/projects/FLINK (component Flink CDC)",
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.flink.",
+        "flink",
+        "Apache Flink",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "com.ververica.cdc.",
+        "flink-cdc",
+        "Flink CDC (Ververica, before 3.1)",
+        "https://github.com/apache/flink-cdc",
+        ComponentKind::Connector,
+    ),
+    (
+        "io.debezium.",
+        "debezium",
+        "Debezium (inside Flink CDC)",
+        "https://issues.redhat.com/projects/DBZ",
+        ComponentKind::Library,
+    ),
+    (
+        "com.github.shyiko.mysql.binlog.",
+        "debezium",
+        "the MySQL binlog client (used by Debezium)",
+        "https://github.com/osheroff/mysql-binlog-connector-java",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.paimon.",
+        "paimon",
+        "Apache Paimon",
+        "https://github.com/apache/paimon/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.iceberg.",
+        "iceberg",
+        "Apache Iceberg",
+        "https://github.com/apache/iceberg/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.hudi.",
+        "hudi",
+        "Apache Hudi",
+        "https://github.com/apache/hudi/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "io.delta.",
+        "delta",
+        "Delta Lake",
+        "https://github.com/delta-io/delta/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.doris.",
+        "doris",
+        "Apache Doris' Flink connector",
+        "https://github.com/apache/doris-flink-connector/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "com.starrocks.",
+        "starrocks",
+        "StarRocks' Flink connector",
+        "https://github.com/StarRocks/starrocks-connector-for-apache-flink/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.beam.",
+        "beam",
+        "Apache Beam (its Flink runner)",
+        "https://github.com/apache/beam/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "org.apache.kafka.",
+        "kafka-client",
+        "Apache Kafka's client",
+        "https://issues.apache.org/jira/projects/KAFKA",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.pulsar.",
+        "pulsar",
+        "Apache Pulsar's client",
+        "https://github.com/apache/pulsar/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.hadoop.hbase.",
+        "hbase",
+        "Apache HBase's client",
+        "https://issues.apache.org/jira/projects/HBASE",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.hadoop.hive.",
+        "hive",
+        "Apache Hive",
+        "https://issues.apache.org/jira/projects/HIVE",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.hive.",
+        "hive",
+        "Apache Hive",
+        "https://issues.apache.org/jira/projects/HIVE",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.hadoop.fs.s3a.",
+        "hadoop",
+        "Hadoop's S3A file system",
+        "https://issues.apache.org/jira/projects/HADOOP",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.hadoop.",
+        "hadoop",
+        "Apache Hadoop (HDFS, YARN)",
+        "https://issues.apache.org/jira/projects/HADOOP",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.parquet.",
+        "parquet",
+        "Apache Parquet",
+        "https://github.com/apache/parquet-java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.orc.",
+        "orc",
+        "Apache ORC",
+        "https://github.com/apache/orc/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.avro.",
+        "avro",
+        "Apache Avro",
+        "https://issues.apache.org/jira/projects/AVRO",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.zookeeper.",
+        "zookeeper",
+        "Apache ZooKeeper's client",
+        "https://issues.apache.org/jira/projects/ZOOKEEPER",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.curator.",
+        "zookeeper",
+        "Apache Curator (ZooKeeper client)",
+        "https://issues.apache.org/jira/projects/CURATOR",
+        ComponentKind::Library,
+    ),
+    (
+        "org.apache.calcite.",
+        "flink",
+        "Apache Calcite (Flink's SQL parser and optimizer)",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.apache.pekko.",
+        "pekko-akka",
+        "Apache Pekko (Flink's RPC, 1.18 and later)",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "akka.",
+        "pekko-akka",
+        "Akka (Flink's RPC, before 1.18)",
+        FLINK_JIRA,
+        ComponentKind::Flink,
+    ),
+    (
+        "org.rocksdb.",
+        "rocksdb",
+        "RocksDB (FRocksDB in Flink's state backend)",
+        FLINK_JIRA,
+        ComponentKind::Library,
+    ),
+    (
+        "com.esotericsoftware.kryo.",
+        "kryo",
+        "Kryo (Flink's fallback serializer)",
+        FLINK_JIRA,
+        ComponentKind::Library,
+    ),
+    (
+        "com.twitter.chill.",
+        "kryo",
+        "Chill (Kryo serializers for Scala)",
+        FLINK_JIRA,
+        ComponentKind::Library,
+    ),
+    (
+        "com.google.protobuf.",
+        "protobuf",
+        "Protocol Buffers",
+        "https://github.com/protocolbuffers/protobuf/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.fasterxml.jackson.",
+        "jackson",
+        "Jackson (JSON)",
+        "https://github.com/FasterXML/jackson-databind/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "io.netty.",
+        "netty",
+        "Netty",
+        "https://github.com/netty/netty/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "io.fabric8.kubernetes.",
+        "kubernetes-client",
+        "the fabric8 Kubernetes client (Flink's native Kubernetes integration)",
+        FLINK_JIRA,
+        ComponentKind::Library,
+    ),
+    (
+        "software.amazon.awssdk.",
+        "aws-sdk",
+        "the AWS SDK",
+        "https://github.com/aws/aws-sdk-java-v2/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.amazonaws.",
+        "aws-sdk",
+        "the AWS SDK",
+        "https://github.com/aws/aws-sdk-java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.google.cloud.",
+        "gcs",
+        "Google Cloud's client",
+        "https://github.com/googleapis/java-storage/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.azure.",
+        "azure",
+        "the Azure SDK",
+        "https://github.com/Azure/azure-sdk-for-java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.microsoft.azure.",
+        "azure",
+        "the Azure SDK",
+        "https://github.com/Azure/azure-sdk-for-java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "org.elasticsearch.",
+        "elasticsearch",
+        "Elasticsearch's client",
+        "https://github.com/elastic/elasticsearch/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "org.opensearch.",
+        "opensearch",
+        "OpenSearch's client",
+        "https://github.com/opensearch-project/OpenSearch/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.clickhouse.",
+        "clickhouse",
+        "ClickHouse's JDBC driver",
+        "https://github.com/ClickHouse/clickhouse-java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "ru.yandex.clickhouse.",
+        "clickhouse",
+        "ClickHouse's JDBC driver",
+        "https://github.com/ClickHouse/clickhouse-java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.mongodb.",
+        "mongodb",
+        "MongoDB's Java driver",
+        "https://jira.mongodb.org/projects/JAVA",
+        ComponentKind::Library,
+    ),
+    (
+        "redis.clients.",
+        "redis",
+        "Jedis (Redis client)",
+        "https://github.com/redis/jedis/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "io.lettuce.",
+        "redis",
+        "Lettuce (Redis client)",
+        "https://github.com/redis/lettuce/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "com.datastax.",
+        "cassandra",
+        "DataStax's Cassandra driver",
+        "https://github.com/apache/cassandra-java-driver",
+        ComponentKind::Library,
+    ),
+    (
+        "com.mysql.",
+        "jdbc-driver",
+        "MySQL Connector/J (the JDBC driver)",
+        "https://bugs.mysql.com/",
+        ComponentKind::Library,
+    ),
+    (
+        "org.postgresql.",
+        "jdbc-driver",
+        "the PostgreSQL JDBC driver",
+        "https://github.com/pgjdbc/pgjdbc/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "oracle.jdbc.",
+        "jdbc-driver",
+        "Oracle's JDBC driver",
+        "",
+        ComponentKind::Library,
+    ),
+    (
+        "com.microsoft.sqlserver.",
+        "jdbc-driver",
+        "Microsoft's SQL Server JDBC driver",
+        "https://github.com/microsoft/mssql-jdbc/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "org.mariadb.jdbc.",
+        "jdbc-driver",
+        "the MariaDB JDBC driver",
+        "https://jira.mariadb.org/projects/CONJ",
+        ComponentKind::Library,
+    ),
+    (
+        "com.zaxxer.hikari.",
+        "jdbc-driver",
+        "HikariCP (a JDBC connection pool)",
+        "https://github.com/brettwooldridge/HikariCP/issues",
+        ComponentKind::Library,
+    ),
+    ("java.", "jdk", "the JDK", "", ComponentKind::Jdk),
+    ("javax.", "jdk", "the JDK", "", ComponentKind::Jdk),
+    ("jdk.", "jdk", "the JDK", "", ComponentKind::Jdk),
+    ("sun.", "jdk", "the JDK", "", ComponentKind::Jdk),
+    ("com.sun.", "jdk", "the JDK", "", ComponentKind::Jdk),
+];
+
+/// Libraries that carry no blame of their own: their frames are passed over when looking for
+/// the component that threw (a Guava precondition, a Scala collection, a logging call).
+const PASS_THROUGH: &[&str] = &[
+    "scala.",
+    "kotlin.",
+    "com.google.common.",
+    "org.apache.commons.",
+    "org.slf4j.",
+    "org.apache.logging.",
+    "org.apache.flink.util.Preconditions",
+    "org.apache.flink.util.ExceptionUtils",
+    "org.apache.flink.shaded.guava",
+];
+
+/// The component a class belongs to, by the longest package prefix in the table; a class of
+/// no known project is the job's own code (`user-code`). Planner-generated classes
+/// (`StreamExecCalc$35`) are Flink's.
+pub fn of_class(class: &str) -> Component {
+    if crate::frames::group_of(class) == crate::frames::FrameGroup::Flink
+        && !class.starts_with("org.apache.flink.")
+    {
+        return flink();
+    }
+    let best = TABLE
+        .iter()
+        .filter(|(prefix, ..)| class.starts_with(prefix))
+        .max_by_key(|(prefix, ..)| prefix.len());
+    match best {
+        Some(&(prefix, id, name, tracker, kind)) => Component {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            package: prefix.to_owned(),
+            tracker: (!tracker.is_empty()).then(|| tracker.to_owned()),
+            kind,
+        },
+        None if crate::frames::group_of(class) == crate::frames::FrameGroup::User => Component {
+            id: "user-code".to_owned(),
+            name: "your own code".to_owned(),
+            package: String::new(),
+            tracker: None,
+            kind: ComponentKind::UserCode,
+        },
+        None => {
+            // A well-known library without an entry of its own: name it by its package.
+            let package: String = class.split('.').take(3).collect::<Vec<_>>().join(".");
+            Component {
+                id: format!("other:{package}"),
+                name: format!("the library in `{package}`"),
+                package: format!("{package}."),
+                tracker: None,
+                kind: ComponentKind::Library,
+            }
+        }
+    }
+}
+
+/// Flink itself.
+pub fn flink() -> Component {
+    Component {
+        id: "flink".to_owned(),
+        name: "Apache Flink".to_owned(),
+        package: "org.apache.flink.".to_owned(),
+        tracker: Some(FLINK_JIRA.to_owned()),
+        kind: ComponentKind::Flink,
+    }
+}
+
+/// True for frames of code that only passes an exception on (Guava's preconditions, Scala's
+/// collections, logging): the component that threw is further out.
+pub fn passes_through(class: &str) -> bool {
+    PASS_THROUGH.iter().any(|p| class.starts_with(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longest_prefix_wins() {
+        assert_eq!(
+            of_class("org.apache.flink.connector.kafka.source.reader.KafkaSourceReader").id,
+            "kafka-connector"
+        );
+        assert_eq!(
+            of_class("org.apache.flink.runtime.taskmanager.Task").id,
+            "flink"
+        );
+        assert_eq!(
+            of_class("org.apache.paimon.flink.sink.StoreSinkWrite").id,
+            "paimon"
+        );
+        assert_eq!(
+            of_class("com.ververica.cdc.connectors.mysql.source.MySqlSource").id,
+            "flink-cdc"
+        );
+        assert_eq!(
+            of_class("org.apache.flink.cdc.connectors.mysql.Foo").id,
+            "flink-cdc"
+        );
+        assert_eq!(
+            of_class("io.debezium.connector.mysql.MySqlStreamingChangeEventSource").id,
+            "debezium"
+        );
+        assert_eq!(
+            of_class("com.mysql.cj.jdbc.ConnectionImpl").id,
+            "jdbc-driver"
+        );
+        assert_eq!(of_class("StreamExecCalc$35").id, "flink");
+    }
+
+    #[test]
+    fn unknown_classes_are_your_code_and_known_libraries_are_named_by_package() {
+        let c = of_class("com.acme.pipeline.Enricher");
+        assert_eq!(
+            (c.id.as_str(), c.kind),
+            ("user-code", ComponentKind::UserCode)
+        );
+        let c = of_class("io.vertx.core.impl.ContextImpl");
+        assert_eq!(c.id, "other:io.vertx.core");
+    }
+}

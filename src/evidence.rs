@@ -1,0 +1,458 @@
+//! Flink evidence: what in a trace and in the log lines right around it shows that it comes
+//! from Apache Flink, with where it was seen. The platform gate (`platform = "flink"` rules)
+//! opens on any of it, and "Why this rule matched" shows the first.
+//!
+//! What counts: a frame or throwable class under `org.apache.flink.`; a message naming a Flink
+//! class; a message only Flink prints; a Flink configuration key (`taskmanager.memory.*`, …);
+//! a jar suffix naming a Flink jar (`[flink-dist-1.17.1.jar:1.17.1]`); and, on the trace's
+//! first line and the log line just above it (the line that printed the trace), a logger or
+//! class name under `org.apache.flink.`, a `flink:<version>` image, or a Docker Compose or
+//! Kubernetes prefix naming a `jobmanager`/`taskmanager` container. Nothing further away counts,
+//! so a Spark trace pasted under a Flink log stays Spark's.
+//!
+//! The messages were checked in the release jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and 2.3.0
+//! (`scripts/jar-strings.py`): each is a string constant of a Flink class in the releases
+//! named beside it.
+
+use crate::model::Trace;
+use crate::span::Span;
+use serde::Serialize;
+
+/// What kind of evidence was seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EvidenceKind {
+    /// A frame of a Flink class.
+    Frame,
+    /// A throwable of a Flink class.
+    Class,
+    /// A message naming a Flink class or an `akka.tcp://flink@` / `pekko.tcp://flink@` address.
+    MessageNamesFlink,
+    /// A message only Flink prints.
+    FlinkMessage,
+    /// A Flink configuration key.
+    ConfigKey,
+    /// A jar suffix naming a Flink jar.
+    Jar,
+    /// A log line whose logger (or text) names a Flink class, on or just above the trace.
+    Logger,
+    /// A Docker or Kubernetes prefix naming a Flink image or a JobManager/TaskManager container.
+    Container,
+    /// The SQL Client's error line above frameless exceptions.
+    SqlClient,
+}
+
+/// One piece of evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    /// What it is.
+    pub kind: EvidenceKind,
+    /// What was seen, as printed (clipped to 120 characters).
+    pub text: String,
+    /// Where, in the original input (byte offsets).
+    pub span: Span,
+}
+
+impl Evidence {
+    /// In words, for "Why this rule matched": "a log line from `org.apache.flink.runtime…`".
+    pub fn describe(&self) -> String {
+        let what = match self.kind {
+            EvidenceKind::Frame => "a Flink frame",
+            EvidenceKind::Class => "a Flink exception class",
+            EvidenceKind::MessageNamesFlink => "a message naming Flink",
+            EvidenceKind::FlinkMessage => "a message only Flink prints",
+            EvidenceKind::ConfigKey => "a Flink configuration key",
+            EvidenceKind::Jar => "a Flink jar",
+            EvidenceKind::Logger => "a Flink log line",
+            EvidenceKind::Container => "a Flink container",
+            EvidenceKind::SqlClient => "the Flink SQL Client's error line",
+        };
+        format!("{what}: `{}`", clip(&self.text))
+    }
+}
+
+/// Messages only Flink prints (substrings of its string constants), with the releases whose
+/// jars hold them.
+pub const FLINK_MESSAGES: &[&str] = &[
+    // NetworkBufferPool, 1.13.6–2.3.0.
+    "Insufficient number of network buffers",
+    // HeartbeatMonitorImpl / JobMaster / ResourceManager, 1.13.6–2.3.0 ("The heartbeat of
+    // TaskManager with id … timed out." from 1.15; "Heartbeat of TaskManager with id" before).
+    "Heartbeat of TaskManager with id",
+    "heartbeat of TaskManager with id",
+    "Heartbeat of JobManager with id",
+    "heartbeat of JobManager with id",
+    "heartbeat of ResourceManager with id",
+    "Heartbeat of ResourceManager with id",
+    // DefaultScheduler / slot pool.
+    "Could not acquire the minimum required resources",
+    "Slot request bulk is not fulfillable",
+    "Could not allocate the required slot within slot request timeout",
+    // CheckpointFailureManager / CheckpointFailureReason.
+    "Exceeded checkpoint tolerable failure threshold",
+    "Checkpoint expired before completing",
+    "Checkpoint was declined",
+    "Could not perform checkpoint",
+    "Could not complete snapshot",
+    "Could not materialize checkpoint",
+    // FileSystem.
+    "Could not find a file system implementation for scheme",
+    // ExecutionFailureHandler.
+    "Recovery is suppressed by",
+    // NettyPartitionRequestClient / CreditBasedPartitionRequestClientHandler.
+    "Connection unexpectedly closed by remote task manager",
+    "Lost connection to task manager",
+    // Task / StreamTask.
+    "Could not forward element to next operator",
+    "Task did not exit gracefully within",
+    "The TaskExecutor is shutting down",
+    // YarnClusterDescriptor.
+    "Could not deploy Yarn job cluster",
+    "Couldn't deploy Yarn session cluster",
+    // Executors, planner, factories.
+    "No ExecutorFactory found to execute the application",
+    "Could not find any factory for identifier",
+    "doesn't support consuming update changes which is produced by node",
+    "Could not instantiate the executor. Make sure a planner module is on the classpath",
+    // Metaspace / direct memory enrichment (TaskManagerExceptionUtils / ExceptionUtils).
+    "The metaspace out-of-memory error has occurred",
+    "The direct out-of-memory error has occurred",
+];
+
+/// Configuration key prefixes only Flink uses.
+const CONFIG_KEYS: &[&str] = &[
+    "taskmanager.memory.",
+    "jobmanager.memory.",
+    "taskmanager.numberOfTaskSlots",
+    "taskmanager.network.",
+    "taskmanager.heap",
+    "jobmanager.heap",
+    "state.backend",
+    "state.checkpoints.dir",
+    "state.savepoints.dir",
+    "execution.checkpointing.",
+    "high-availability.storageDir",
+    "high-availability.cluster-id",
+    "kubernetes.cluster-id",
+    "kubernetes.jobmanager.",
+    "kubernetes.taskmanager.",
+    "table.exec.",
+    "table.optimizer.",
+    "pipeline.classpaths",
+    "classloader.resolve-order",
+    "restart-strategy.",
+    "akka.ask.timeout",
+    "pekko.ask.timeout",
+    "heartbeat.timeout",
+    "slot.request.timeout",
+    "yarn.application-attempts",
+    "python.executable",
+    "python.fn-execution.",
+];
+
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(120) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+/// The first piece of evidence from the trace's own throwables, frames and messages.
+fn in_trace(trace: &Trace) -> Option<Evidence> {
+    const FLINK: &str = "org.apache.flink.";
+    for t in &trace.throwables {
+        if t.class.starts_with(FLINK) {
+            return Some(Evidence {
+                kind: EvidenceKind::Class,
+                text: t.class.clone(),
+                span: t.class_span,
+            });
+        }
+    }
+    for t in &trace.throwables {
+        if let Some(f) = t.frames.iter().find(|f| f.class.starts_with(FLINK)) {
+            return Some(Evidence {
+                kind: EvidenceKind::Frame,
+                text: f.qualified_method(),
+                span: f.span,
+            });
+        }
+        if let Some(f) = t
+            .frames
+            .iter()
+            .find(|f| f.jar.as_deref().is_some_and(|j| j.starts_with("flink-")))
+        {
+            return Some(Evidence {
+                kind: EvidenceKind::Jar,
+                text: f.jar.clone().unwrap_or_default(),
+                span: f.span,
+            });
+        }
+    }
+    for t in &trace.throwables {
+        let Some(m) = t.message.as_deref() else {
+            continue;
+        };
+        let found = [
+            FLINK,
+            "org/apache/flink/",
+            "akka.tcp://flink@",
+            "pekko.tcp://flink@",
+        ]
+        .iter()
+        .find(|p| m.contains(*p));
+        if let Some(p) = found {
+            return Some(Evidence {
+                kind: EvidenceKind::MessageNamesFlink,
+                text: clip(&m[m.find(p).unwrap_or(0)..]),
+                span: t.header_span,
+            });
+        }
+        if let Some(p) = FLINK_MESSAGES.iter().find(|p| m.contains(*p)) {
+            return Some(Evidence {
+                kind: EvidenceKind::FlinkMessage,
+                text: (*p).to_owned(),
+                span: t.header_span,
+            });
+        }
+        if let Some(k) = config_key(m) {
+            return Some(Evidence {
+                kind: EvidenceKind::ConfigKey,
+                text: k.to_owned(),
+                span: t.header_span,
+            });
+        }
+    }
+    None
+}
+
+/// The first Flink configuration key in `s`, as written there.
+fn config_key(s: &str) -> Option<&str> {
+    CONFIG_KEYS.iter().find_map(|k| {
+        let at = s.find(k)?;
+        // `xstate.backend` is not the key; the character before must not be part of a name.
+        let before_ok = s[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_'));
+        let len = s[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+            .unwrap_or(s.len() - at);
+        before_ok.then(|| s[at..at + len].trim_end_matches('.'))
+    })
+}
+
+/// How far before a trace's header the log prefix and the line above are read (bytes).
+const REGION_BYTES: usize = 4096;
+/// Container prefixes are looked for in this many of the trace's first lines…
+const PREFIX_LINES: usize = 8;
+/// …within this many bytes each, on average.
+const PREFIX_BYTES: usize = 400;
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_char(s: &str, mut at: usize) -> usize {
+    at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Start of the line holding byte `at`, and of the non-blank line just above it (if any).
+/// Looks back at most [`REGION_BYTES`]: a longer line starts, for this purpose, there.
+fn line_start(input: &str, at: usize) -> usize {
+    let lo = floor_char(input, at.saturating_sub(REGION_BYTES));
+    input[lo..at].rfind('\n').map_or(lo, |i| lo + i + 1)
+}
+
+/// Evidence from the log lines right around the trace: the trace's first line (a log prefix
+/// before the header) and the line just above it, and each line's prefix within the trace
+/// (Docker Compose, Kubernetes).
+fn around(input: &str, trace: &Trace) -> Option<Evidence> {
+    let start = trace.span.start.min(input.len());
+    let first_line = line_start(input, start);
+    let above = if first_line > 0 {
+        let prev = line_start(input, first_line - 1);
+        let text = &input[prev..first_line - 1];
+        (!text.trim().is_empty()).then_some(prev)
+    } else {
+        None
+    };
+    // The region: the line above, and the first line up to where the header starts; at most
+    // REGION_BYTES before the header (a log prefix and its line), so that many traces on one
+    // huge line cost linear time.
+    let from = floor_char(
+        input,
+        above
+            .unwrap_or(first_line)
+            .max(start.saturating_sub(REGION_BYTES)),
+    );
+    let region = &input[from..start];
+    let mut found = scan_log_text(region, from);
+    if found.is_none() {
+        // Container prefixes on the trace's own lines (`taskmanager_1  | …`): the first
+        // PREFIX_BYTES of each of its first PREFIX_LINES lines.
+        let end = floor_char(
+            input,
+            trace
+                .span
+                .end
+                .min(input.len())
+                .min(first_line + PREFIX_LINES * PREFIX_BYTES),
+        );
+        found = container_prefix(&input[first_line.min(end)..end], first_line.min(end));
+    }
+    found
+}
+
+fn scan_log_text(region: &str, offset: usize) -> Option<Evidence> {
+    if let Some(at) = region.find("org.apache.flink.") {
+        let len = region[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '$' | '_')))
+            .unwrap_or(region.len() - at);
+        return Some(Evidence {
+            kind: EvidenceKind::Logger,
+            text: region[at..at + len].to_owned(),
+            span: Span::new(offset + at, offset + at + len),
+        });
+    }
+    if let Some(at) = region.find("Could not execute SQL statement. Reason:") {
+        return Some(Evidence {
+            kind: EvidenceKind::SqlClient,
+            text: "Could not execute SQL statement. Reason:".to_owned(),
+            span: Span::new(offset + at, offset + at + 40),
+        });
+    }
+    if let Some(k) = config_key(region) {
+        let at = region.find(k).unwrap_or(0);
+        return Some(Evidence {
+            kind: EvidenceKind::ConfigKey,
+            text: k.to_owned(),
+            span: Span::new(offset + at, offset + at + k.len()),
+        });
+    }
+    if let Some(p) = FLINK_MESSAGES.iter().find(|p| region.contains(*p)) {
+        let at = region.find(p).unwrap_or(0);
+        return Some(Evidence {
+            kind: EvidenceKind::FlinkMessage,
+            text: (*p).to_owned(),
+            span: Span::new(offset + at, offset + at + p.len()),
+        });
+    }
+    container_prefix(region, offset)
+}
+
+/// `flink:1.17`, `apache/flink:…` images; Docker Compose service prefixes
+/// (`jobmanager_1  | `, `flink-taskmanager-1  | `); Kubernetes pod names
+/// (`flink-taskmanager-6c9f…`, `…-taskmanager-1-1`).
+fn container_prefix(text: &str, offset: usize) -> Option<Evidence> {
+    for (at, _) in text.match_indices("flink:") {
+        let rest = &text[at + 6..];
+        if rest.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+            let len = 6 + rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+                .unwrap_or(rest.len());
+            return Some(Evidence {
+                kind: EvidenceKind::Container,
+                text: text[at..at + len].to_owned(),
+                span: Span::new(offset + at, offset + at + len),
+            });
+        }
+    }
+    for line_at in std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)) {
+        let line = &text[line_at..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let Some(bar) = line.find(" | ").or_else(|| line.find("  |")) else {
+            continue;
+        };
+        let name = line[..bar].trim();
+        let lower = name.to_ascii_lowercase();
+        let service = !name.contains(' ')
+            && (lower.starts_with("jobmanager")
+                || lower.starts_with("taskmanager")
+                || lower.starts_with("flink-jobmanager")
+                || lower.starts_with("flink-taskmanager")
+                || lower.starts_with("flink_jobmanager")
+                || lower.starts_with("flink_taskmanager"));
+        if service {
+            let at = line_at + line.find(name).unwrap_or(0);
+            return Some(Evidence {
+                kind: EvidenceKind::Container,
+                text: name.to_owned(),
+                span: Span::new(offset + at, offset + at + name.len()),
+            });
+        }
+    }
+    None
+}
+
+/// All the evidence for `trace` in `input` (the text it was parsed from): from the trace
+/// itself first, then from the log lines around it. At most one piece of each source; empty
+/// when nothing shows Flink.
+pub fn gather(input: &str, trace: &Trace) -> Vec<Evidence> {
+    let mut out = Vec::new();
+    if let Some(e) = in_trace(trace) {
+        out.push(e);
+    }
+    if let Some(e) = around(input, trace) {
+        out.push(e);
+    }
+    if out.is_empty() && trace.flink_context {
+        out.push(Evidence {
+            kind: EvidenceKind::SqlClient,
+            text: "Could not execute SQL statement. Reason:".to_owned(),
+            span: trace.span,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first(input: &str) -> Vec<Evidence> {
+        let t = &crate::parse::parse(input).traces[0];
+        gather(input, t)
+    }
+
+    #[test]
+    fn a_one_line_message_only_flink_prints_is_evidence() {
+        let e = first("java.io.IOException: Insufficient number of network buffers: required 17, but only 16 available.\n");
+        assert_eq!(e[0].kind, EvidenceKind::FlinkMessage);
+    }
+
+    #[test]
+    fn a_config_key_in_the_message_is_evidence() {
+        let e = first("java.lang.IllegalArgumentException: bad value for taskmanager.memory.process.size: 1x\n");
+        assert_eq!(e[0].kind, EvidenceKind::ConfigKey);
+        assert_eq!(e[0].text, "taskmanager.memory.process.size");
+    }
+
+    #[test]
+    fn the_log_line_above_is_read_but_not_further_up() {
+        let input = "2023-01-01 10:00:00,000 WARN  org.apache.flink.runtime.taskmanager.Task [] - Map (1/1) switched from RUNNING to FAILED.\njava.lang.NullPointerException: x\n\tat com.acme.Job.map(Job.java:1)\n";
+        let e = first(input);
+        assert_eq!(e[0].kind, EvidenceKind::Logger);
+        assert_eq!(
+            &input[e[0].span.range()],
+            "org.apache.flink.runtime.taskmanager.Task"
+        );
+        let spark = "2023-01-01 INFO org.apache.flink.runtime.Foo - something\n\n23/01/01 ERROR Executor: Exception in task 0.0\njava.lang.NullPointerException: x\n\tat com.acme.Job.map(Job.java:1)\n";
+        assert!(first(spark).is_empty());
+    }
+
+    #[test]
+    fn docker_compose_prefixes_name_the_container() {
+        let input = "taskmanager_1  | java.lang.OutOfMemoryError: Java heap space\ntaskmanager_1  | \tat com.acme.Job.map(Job.java:1)\n";
+        let e = first(input);
+        assert_eq!(e[0].kind, EvidenceKind::Container);
+        assert_eq!(e[0].text, "taskmanager_1");
+    }
+
+    #[test]
+    fn spark_text_has_none() {
+        let input = "org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 in stage 1.0 failed 4 times\n\tat org.apache.spark.scheduler.DAGScheduler.failJobAndIndependentStages(DAGScheduler.scala:1)\n";
+        assert!(first(input).is_empty());
+    }
+}
