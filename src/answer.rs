@@ -280,11 +280,60 @@ fn follow_on(trace: &Trace) -> Option<String> {
         })
 }
 
-/// Which component threw: the root cause's innermost frame that is not the JDK's or a
-/// pass-through library's; else the class of the root cause (a trace without frames); walking
-/// up the cause chain when the root cause has neither.
-pub fn thrower(trace: &Trace) -> (Component, Option<(usize, usize)>) {
-    for &t in trace.cause_chain().iter().rev() {
+/// Class names a message names (`org.apache.paimon.Foo`, `org/apache/flink/Bar`), in order.
+fn classes_in(message: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in
+        message.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '$' | '_')))
+    {
+        let name = word.trim_matches(['.', '/']).replace('/', ".");
+        let segments = name.split('.').count();
+        let simple = name.rsplit('.').next().unwrap_or("");
+        if segments >= 3
+            && name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+            && simple
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_uppercase())
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Which component threw, or is to blame, for a committer reading the trace:
+/// 1. a connector, library or your own class that the root cause's message names (a Kryo or
+///    class-loading error names the type or class it failed on);
+/// 2. else the innermost connector frame of the cause chain, root cause first (a Flink or
+///    library frame inside a connector's call is the connector's failure);
+/// 3. else the root cause's innermost frame that is not the JDK's or a pass-through library's;
+/// 4. else the class of a throwable printed without frames, walking up the cause chain;
+/// 5. else Flink, when the trace is Flink's (a JDK exception Flink threw), or the JDK.
+pub fn thrower(trace: &Trace, flink: bool) -> (Component, Option<(usize, usize)>) {
+    let chain: Vec<usize> = trace.cause_chain().into_iter().rev().collect();
+    let root = &trace.throwables[trace.root_cause()];
+    let blameable = |c: &Component| {
+        matches!(
+            c.kind,
+            ComponentKind::Connector | ComponentKind::Library | ComponentKind::UserCode
+        )
+    };
+    for name in classes_in(root.message.as_deref().unwrap_or("")) {
+        let c = component::of_class(&name);
+        if blameable(&c) && !component::passes_through(&name) {
+            return (c, None);
+        }
+    }
+    for &t in &chain {
+        for (k, f) in trace.throwables[t].frames.iter().enumerate() {
+            let c = component::of_class(&f.class);
+            if c.kind == ComponentKind::Connector {
+                return (c, Some((t, k)));
+            }
+        }
+    }
+    for &t in &chain {
         let th = &trace.throwables[t];
         let own = th.frames.iter().enumerate().find(|(_, f)| {
             component::of_class(&f.class).kind != ComponentKind::Jdk
@@ -293,24 +342,22 @@ pub fn thrower(trace: &Trace) -> (Component, Option<(usize, usize)>) {
         if let Some((k, f)) = own {
             return (component::of_class(&f.class), Some((t, k)));
         }
-        if th.frames.is_empty() && !th.class.is_empty() {
+        // A class written without its package (in prose) names no project.
+        if th.frames.is_empty() && th.class.contains('.') {
             let c = component::of_class(&th.class);
-            if c.kind != ComponentKind::Jdk {
+            if c.kind != ComponentKind::Jdk && !th.class.starts_with("org.apache.flink.") {
                 return (c, None);
+            }
+            if th.class.starts_with("org.apache.flink.") {
+                return (component::of_class(&th.class), None);
             }
         }
     }
-    // Only JDK frames and classes: name what the message names when it is a class of a
-    // project, else the JDK.
-    let root = &trace.throwables[trace.root_cause()];
-    (
-        component::of_class(if root.class.is_empty() {
-            "java."
-        } else {
-            &root.class
-        }),
-        None,
-    )
+    if flink {
+        (component::flink(), None)
+    } else {
+        (component::of_class("java.lang.Object"), None)
+    }
 }
 
 fn where_to(c: &Component, flink: bool) -> String {
@@ -350,7 +397,7 @@ pub fn answer(trace: &Trace, flink: bool) -> Option<NoRuleAnswer> {
     if trace.thread.is_some() || trace.throwables.is_empty() {
         return None;
     }
-    let (component, thrower) = thrower(trace);
+    let (component, thrower) = thrower(trace, flink);
     let where_to = where_to(&component, flink);
     Some(NoRuleAnswer {
         phase: if flink { phase(trace) } else { None },

@@ -50,14 +50,16 @@ pub struct Diagnosis {
 
 impl Diagnosis {
     /// Indices into [`Diagnosis::traces`] in the order the page shows them and replies and the
-    /// corpus evaluation take them: traces with a diagnosis first, then (in a thread dump)
-    /// blocked threads and Flink task threads, then the most frequent, then input order.
+    /// corpus evaluation take them: traces with a diagnosis first, then traces with frames
+    /// before exception lines read without any, then (in a thread dump) blocked threads and
+    /// Flink task threads, then the most frequent, then input order.
     pub fn order_of_interest(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.traces.len()).collect();
         order.sort_by_key(|&i| {
             let d = &self.traces[i];
             (
                 d.findings.is_empty(),
+                d.trace.thread.is_none() && d.trace.throwables.iter().all(|t| t.frames.is_empty()),
                 thread_rank(d),
                 std::cmp::Reverse(d.occurrences),
                 i,

@@ -114,6 +114,8 @@ pub const FLINK_MESSAGES: &[&str] = &[
     "Could not find any factory for identifier",
     "doesn't support consuming update changes which is produced by node",
     "Could not instantiate the executor. Make sure a planner module is on the classpath",
+    // FlinkUserCodeClassLoaders.SafetyNetWrapperClassLoader.
+    "Trying to access closed classloader. Please check if you store classloaders",
     // Metaspace / direct memory enrichment (TaskManagerExceptionUtils / ExceptionUtils).
     "The metaspace out-of-memory error has occurred",
     "The direct out-of-memory error has occurred",
@@ -121,12 +123,10 @@ pub const FLINK_MESSAGES: &[&str] = &[
 
 /// Configuration key prefixes only Flink uses.
 const CONFIG_KEYS: &[&str] = &[
-    "taskmanager.memory.",
-    "jobmanager.memory.",
-    "taskmanager.numberOfTaskSlots",
-    "taskmanager.network.",
-    "taskmanager.heap",
-    "jobmanager.heap",
+    // Every `taskmanager.*` and `jobmanager.*` key (`taskmanager.memory.process.size`,
+    // `taskmanager.log.path`, `jobmanager.rpc.address`): no other JVM software uses them.
+    "taskmanager.",
+    "jobmanager.",
     "state.backend",
     "state.checkpoints.dir",
     "state.savepoints.dir",
@@ -140,6 +140,7 @@ const CONFIG_KEYS: &[&str] = &[
     "table.optimizer.",
     "pipeline.classpaths",
     "classloader.resolve-order",
+    "classloader.check-leaked-classloader",
     "restart-strategy.",
     "akka.ask.timeout",
     "pekko.ask.timeout",
@@ -238,7 +239,9 @@ fn config_key(s: &str) -> Option<&str> {
         let len = s[at..]
             .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
             .unwrap_or(s.len() - at);
-        before_ok.then(|| s[at..at + len].trim_end_matches('.'))
+        let key = s[at..at + len].trim_end_matches('.');
+        // A prefix (`taskmanager.`) must go on with a name: `taskmanager.x`, not `taskmanager.`.
+        (before_ok && (!k.ends_with('.') || key.len() >= k.len())).then_some(key)
     })
 }
 

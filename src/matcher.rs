@@ -195,10 +195,13 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                 role,
                 optional,
                 source,
+                simple_names,
             } => {
                 let found = order.iter().copied().find(|&t| {
                     let th = &trace.throwables[t];
-                    class.is_match(&th.class)
+                    let unqualified = !th.class.is_empty() && !th.class.contains('.');
+                    (class.is_match(&th.class)
+                        || unqualified && simple_names.iter().any(|n| *n == th.class))
                         && message
                             .as_ref()
                             .is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))

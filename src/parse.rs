@@ -328,6 +328,86 @@ fn line_throwable_start(body: &str) -> Option<usize> {
     })
 }
 
+/// Cheap test before looking for an exception inside a line.
+fn mentions_throwable(body: &str) -> bool {
+    body.contains("Exception") || body.contains("Error") || body.contains("Throwable")
+}
+
+/// Marks that open inline text around an exception, with what closes them.
+const OPENING_MARKS: [(&str, &str); 4] = [("```", "```"), ("`", "`"), ("**", "**"), ("\"", "\"")];
+
+/// Where an exception line starts inside `body` (a sentence, inline code, bold, after a log
+/// prefix), and the mark that closes its message when one opened it: a qualified throwable
+/// name followed by `:` or the end of the line (or `:` and text without a space:
+/// `java.lang.OutOfMemoryError:Metaspace`), or a simple one (`TimeoutException: …`,
+/// upper-case start, at least one more letter before the suffix) followed by `: `. A
+/// `Caused by: ` before it is passed over.
+fn inline_throwable_start(body: &str) -> Option<(usize, Option<&'static str>)> {
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let boundary = i == 0 || !is_ident_byte(bytes[i - 1]) && bytes[i - 1] != b'.';
+        if !(boundary && is_ident_start(bytes[i])) {
+            i += 1;
+            continue;
+        }
+        let len = qualified_name_len(&body[i..]);
+        if len == 0 {
+            i += 1;
+            continue;
+        }
+        let name = &body[i..i + len];
+        let after = &body[i + len..];
+        let simple = name.rsplit('.').next().unwrap_or(name);
+        let suffix_ok = ["Exception", "Error", "Throwable"]
+            .iter()
+            .any(|s| simple.len() > s.len() && simple.ends_with(s));
+        let upper = simple
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_uppercase);
+        let ok = suffix_ok
+            && upper
+            && if name.contains('.') {
+                after.is_empty()
+                    || after.starts_with(':')
+                    || after.starts_with([' ', '`', '*', '"', ')'])
+            } else {
+                after.starts_with(": ") && simple.bytes().all(|b| b.is_ascii_alphanumeric())
+            };
+        if ok {
+            let before = body[..i].trim_end_matches(' ');
+            let before = before
+                .strip_suffix("Caused by:")
+                .unwrap_or(before)
+                .trim_end();
+            let close = OPENING_MARKS
+                .iter()
+                .find(|(open, _)| before.ends_with(open))
+                .map(|&(_, close)| close);
+            return Some((i, close));
+        }
+        i += len;
+    }
+    None
+}
+
+/// The same throwable read twice: same class (or simple class) and the same first words.
+fn same_throwable(a: &Throwable, b: &Throwable) -> bool {
+    let simple = |c: &str| c.rsplit('.').next().unwrap_or(c).to_owned();
+    let words = |t: &Throwable| {
+        t.message
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    simple(&a.class) == simple(&b.class)
+        && (words(a) == words(b) || a.message.is_none() || b.message.is_none())
+}
+
 /// A qualified name whose simple name ends in `Exception`, `Error` or `Throwable`.
 fn throwable_like(name: &str) -> bool {
     let simple = name.rsplit('.').next().unwrap_or(name);
@@ -510,6 +590,10 @@ enum MessageLines {
     /// throwable, structural line or run of blank lines, or the end of the text, over at most
     /// [`MAX_LONG_MESSAGE_LINES`] lines.
     Frameless,
+    /// An exception line inside other text (a sentence, inline code, bold, a log line): the
+    /// message is the rest of that line, up to the closing mark (`` ` ``, `**`, `"`) when one
+    /// opened it.
+    Inline(Option<&'static str>),
 }
 
 /// Reorders throwables read root cause first (logback `Wrapped by:`) so that the top-level
@@ -579,6 +663,9 @@ impl<'a> DocParser<'a> {
     fn run(mut self) {
         let mut i = 0;
         let mut free_from = 0; // lines before this belong to an earlier trace
+        let traces_before = self.out.traces.len();
+        // Line ranges `[first, next)` read as traces, in order.
+        let mut covered: Vec<(usize, usize)> = Vec::new();
         while i < self.lines.len() {
             let line = self.lines[i];
             let start = match line.kind {
@@ -598,15 +685,23 @@ impl<'a> DocParser<'a> {
                     Some(Start::Thread { line: i, state })
                 }
                 Kind::Other => {
-                    self.note_other(i);
+                    if let Some(end) = self.note_other(i) {
+                        // A Python traceback's lines are not read for exceptions inside text.
+                        covered.push((i, end + 1));
+                    }
                     None
                 }
                 _ => None,
             };
             match start {
                 Some(start) => {
+                    let first = match start {
+                        Start::Throwable { line, .. } | Start::Thread { line, .. } => line,
+                        Start::Headerless { line } => line,
+                    };
                     let next = self.read_trace(start);
                     i = next.max(i + 1);
+                    covered.push((first.min(i), i));
                     free_from = i;
                 }
                 None => i += 1,
@@ -615,6 +710,57 @@ impl<'a> DocParser<'a> {
         if self.out.traces.is_empty() {
             self.frameless_headers();
         }
+        let first_own = self.out.traces.len();
+        self.inline_headers(&covered, traces_before, first_own);
+    }
+
+    /// Exception lines printed without frames inside other text, outside every trace read:
+    /// in a sentence, inline code or bold, quotes, after any log prefix, with or without the
+    /// package (`TimeoutException: Heartbeat of TaskManager … timed out`, kept as written).
+    /// A line already read, or one whose throwable a trace of this text already holds (a log
+    /// line announcing the trace below it), is not read again. Only names of throwables count
+    /// (`…Exception`, `…Error`, `…Throwable`), so ordinary prose gives no trace.
+    fn inline_headers(&mut self, covered: &[(usize, usize)], traces_before: usize, own_end: usize) {
+        let mut c = 0;
+        let mut i = 0;
+        while i < self.lines.len() {
+            while c < covered.len() && covered[c].1 <= i {
+                c += 1;
+            }
+            if c < covered.len() && covered[c].0 <= i {
+                i = covered[c].1;
+                continue;
+            }
+            let line = self.lines[i];
+            let body = self.body(&line);
+            if line.kind != Kind::Other || !mentions_throwable(body) {
+                i += 1;
+                continue;
+            }
+            let Some((at, close)) = inline_throwable_start(body) else {
+                i += 1;
+                continue;
+            };
+            let at = line.body + at;
+            let (throwable, _) =
+                self.read_header(i, at, Relation::Top, MessageLines::Inline(close));
+            let known = self.out.traces[traces_before..own_end]
+                .iter()
+                .any(|t| t.throwables.iter().any(|x| same_throwable(x, &throwable)));
+            if !known {
+                let span = throwable.header_span;
+                self.out.traces.push(Trace {
+                    throwables: vec![throwable],
+                    span,
+                    container: self.doc.container,
+                    thread: None,
+                    flink_context: false,
+                });
+            }
+            i += 1;
+        }
+        // Keep input order: the traces read inline go among the others by where they start.
+        self.out.traces[traces_before..].sort_by_key(|t| t.span.start);
     }
 
     /// When the text holds no trace at all: exception lines printed without frames, as the SQL
@@ -691,6 +837,7 @@ impl<'a> DocParser<'a> {
                 }
                 (j, true)
             }
+            MessageLines::Inline(_) => (h + 1, false),
         }
     }
 
@@ -703,7 +850,8 @@ impl<'a> DocParser<'a> {
     }
 
     /// Records what a line outside any trace tells: a jstack deadlock report, a Python traceback.
-    fn note_other(&mut self, i: usize) {
+    /// Returns the last line of a Python traceback starting at `i`.
+    fn note_other(&mut self, i: usize) -> Option<usize> {
         let line = self.lines[i];
         let body = self.body(&line);
         // `Found one Java-level deadlock:` / `Found 2 Java-level deadlocks:` (not the closing
@@ -729,7 +877,9 @@ impl<'a> DocParser<'a> {
                 message: "a Python traceback (PyFlink): shown as text, not read as a Java trace"
                     .into(),
             });
+            return Some(end);
         }
+        None
     }
 
     /// Looks up from the first frame at line `first` for what heads the frames: a throwable
@@ -1095,6 +1245,14 @@ impl<'a> DocParser<'a> {
         } else {
             j = h + 1;
         }
+        if let MessageLines::Inline(Some(close)) = message_lines {
+            if let Some(m) = &mut message {
+                if let Some(k) = m.find(close) {
+                    m.truncate(k);
+                    *m = m.trim_end().to_owned();
+                }
+            }
+        }
         let mut message = message.filter(|m| !m.is_empty());
         let mut printed_as = None;
         if class == SERIALIZED_THROWABLE {
@@ -1284,17 +1442,23 @@ mod tests {
             parsed.traces[0].flink_context,
             "the SQL Client's error line"
         );
-        // Prose that names an exception does not become a trace.
-        assert!(parse("We saw java.io.IOException: x in the logs\n")
-            .traces
-            .is_empty());
+        // An exception line inside a sentence is read (issue 11), with its message up to the
+        // end of the line; prose that only names an exception is not.
+        let prose = parse("We saw java.io.IOException: x in the logs\n");
+        assert_eq!(prose.traces[0].throwables[0].class, "java.io.IOException");
         assert!(parse("The IOException is thrown when …\n")
             .traces
             .is_empty());
-        // With a real trace in the text, lines without frames stay log lines.
+        // With a real trace in the text, an exception line outside it is a trace of its own
+        // (issue 11)…
         let with_trace =
             "org.acme.FooException: alone\njava.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\n";
-        assert_eq!(parse(with_trace).traces.len(), 1);
+        let p = parse(with_trace);
+        assert_eq!(p.traces.len(), 2);
+        assert_eq!(p.traces[0].throwables[0].class, "org.acme.FooException");
+        // …but a log line announcing the trace below it is not read twice.
+        let announced = "12:00:01 ERROR Task - Map (1/1) failed: java.lang.RuntimeException: x\njava.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\n";
+        assert_eq!(parse(announced).traces.len(), 1);
     }
 
     /// The SQL Client prints the whole message: the planner's plan and the reason below it, a
@@ -1433,8 +1597,12 @@ mod tests {
             "2024-01-01 09:59:59,000 WARN x - failed: java.io.IOException: reset\n{filler}{frames}"
         );
         let parsed = parse(&logged);
-        assert_eq!(parsed.traces.len(), 1);
-        assert_eq!(parsed.traces[0].throwables[0].class, "");
+        // The log line's exception is read on its own line (a trace without frames), and the
+        // frames far below stay headerless.
+        assert_eq!(parsed.traces.len(), 2);
+        assert_eq!(parsed.traces[0].throwables[0].class, "java.io.IOException");
+        assert!(parsed.traces[0].throwables[0].frames.is_empty());
+        assert_eq!(parsed.traces[1].throwables[0].class, "");
         let printed = format!("java.io.IOException: reset\n{filler}{frames}");
         let parsed = parse(&printed);
         assert_eq!(parsed.traces[0].throwables[0].class, "java.io.IOException");

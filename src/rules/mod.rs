@@ -35,6 +35,11 @@ pub enum Compiled {
         optional: bool,
         /// The glob as written, for explaining why the rule matched.
         source: String,
+        /// The simple names (`TimeoutException`) of the classes the glob names literally: a
+        /// throwable written without its package (in prose, `TimeoutException: Heartbeat of
+        /// TaskManager … timed out`) matches by simple name when the condition has a message
+        /// pattern (the message keeps it specific). Empty for `*` and wildcard class names.
+        simple_names: Vec<String>,
     },
     /// See [`Condition::Sequence`].
     Sequence {
@@ -147,6 +152,11 @@ impl Rule {
                     }
                     Compiled::Throwable {
                         class: g(class)?,
+                        simple_names: if message.is_some() {
+                            simple_names(class)
+                        } else {
+                            Vec::new()
+                        },
                         message,
                         bind: bind.clone(),
                         role: role.clone(),
@@ -263,4 +273,56 @@ pub fn example(id: &str) -> Option<&'static str> {
         .iter()
         .find(|(rule, _)| *rule == id)
         .map(|(_, text)| *text)
+}
+
+/// The simple class names a class glob names literally: `{akka.pattern.AskTimeoutException,
+/// java.util.concurrent.TimeoutException}` gives `AskTimeoutException` and `TimeoutException`;
+/// a name with a wildcard in its last segment gives none.
+pub fn simple_names(glob: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for pattern in expand_braces(glob) {
+        let last = pattern.rsplit('.').next().unwrap_or(&pattern);
+        if !last.is_empty()
+            && pattern.contains('.')
+            && !last.contains(['*', '?', '{', '}', '['])
+            && !out.iter().any(|n| n == last)
+        {
+            out.push(last.to_owned());
+        }
+    }
+    out
+}
+
+/// `a.{b,c}.D` → `a.b.D`, `a.c.D` (one level of braces, as the rule globs use them).
+fn expand_braces(glob: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (glob.find('{'), glob.find('}')) else {
+        return vec![glob.to_owned()];
+    };
+    if close < open {
+        return vec![glob.to_owned()];
+    }
+    let (head, alts, tail) = (&glob[..open], &glob[open + 1..close], &glob[close + 1..]);
+    alts.split(',')
+        .flat_map(|a| expand_braces(&format!("{head}{a}{tail}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod simple_name_tests {
+    use super::simple_names;
+
+    #[test]
+    fn literal_classes_give_their_simple_names() {
+        assert_eq!(
+            simple_names("{akka.pattern.AskTimeoutException,org.apache.pekko.pattern.AskTimeoutException,java.util.concurrent.TimeoutException}"),
+            ["AskTimeoutException", "TimeoutException"]
+        );
+        assert_eq!(
+            simple_names("org.apache.flink.core.fs.UnsupportedFileSystemSchemeException"),
+            ["UnsupportedFileSystemSchemeException"]
+        );
+        assert!(simple_names("*").is_empty());
+        assert!(simple_names("org.apache.flink.*").is_empty());
+        assert!(simple_names("java.lang.{*Error}").is_empty());
+    }
 }
