@@ -201,7 +201,7 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                     let th = &trace.throwables[t];
                     let unqualified = !th.class.is_empty() && !th.class.contains('.');
                     (class.is_match(&th.class)
-                        || unqualified && simple_names.iter().any(|n| *n == th.class))
+                        || unqualified && simple_names.contains(&th.class))
                         && message
                             .as_ref()
                             .is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))
