@@ -250,8 +250,10 @@ pub fn phase(trace: &Trace) -> Option<PhaseEvidence> {
 }
 
 /// Root causes that are consequences of an earlier failure, by class or message, with what
-/// to look for instead. Messages as printed by Flink 1.13–2.3 (`LocalBufferPool`: "Buffer pool
-/// is destroyed."; `Task`: `CancelTaskException`; `StreamTask`: "Checkpoint was canceled…").
+/// to look for instead. Checked in the release jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and 2.3.0:
+/// the messages are string constants of Flink classes in all five ("Buffer pool has already
+/// been destroyed" from 1.17 on), and `CancelTaskException`, `TaskNotRunningException` and
+/// `JobCancellationException` exist in 1.13.6 and 2.3.0.
 const FOLLOW_ONS: &[(&str, &str, &str)] = &[
     ("CancelTaskException", "", "The task was cancelled: this is a consequence of a failover or of cancelling the job, not its cause."),
     ("", "Buffer pool is destroyed", "The task's network buffers were released because the task was being cancelled: a consequence of a failover, not its cause."),
@@ -262,7 +264,6 @@ const FOLLOW_ONS: &[(&str, &str, &str)] = &[
     ("ClosedByInterruptException", "", "The thread was interrupted, which Flink does when it cancels a task: usually a consequence of a failover."),
     ("CancellationException", "", "Something was cancelled, usually because the task or job was being cancelled: a consequence, not the cause."),
     ("", "Connection unexpectedly closed by remote task manager", "The other TaskManager went away: this is what its peers see when a TaskManager dies. Look at that TaskManager's log (killed for memory, a crash, a long GC)."),
-    ("", "Failing job because TaskManager", "The TaskManager was lost: look at why it died (its log, the container's exit code, memory)."),
     ("", "The TaskExecutor is shutting down", "The TaskManager was shutting down: look at why (its log, the resource manager's)."),
 ];
 
@@ -371,11 +372,11 @@ fn where_to(c: &Component, flink: bool) -> String {
         ComponentKind::Jdk => "Only the JDK's frames are printed: the message is the clue.".to_owned(),
         ComponentKind::Connector | ComponentKind::Library => match &c.tracker {
             Some(t) => format!(
-                "This is {}'s code, not Flink's: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches.",
+                "This is code of {}, not of Flink itself: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches.",
                 c.name
             ),
             None => format!(
-                "This is {}'s code, not Flink's: check its version against your Flink version and search its issue tracker.",
+                "This is code of {}, not of Flink itself: check its version against your Flink version and search its issue tracker.",
                 c.name
             ),
         },

@@ -115,8 +115,11 @@ pub fn diagnose(input: &str) -> Diagnosis {
 /// (`done` counts the traces handled), and once all are.
 pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> Diagnosis {
     progress(Stage::Reading);
-    let parsed = parse::parse(input);
+    let mut parsed = parse::parse(input);
     let rules = rules::catalogue();
+    if parsed.traces.is_empty() {
+        parsed.traces = message_lines(input, rules);
+    }
     let total = parsed.traces.len();
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
     // Identical traces are merged: candidates are found by a hash of what `same_trace` compares.
@@ -195,6 +198,72 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         problems: parsed.problems,
         deadlocks: parsed.deadlocks,
     }
+}
+
+/// Lines read at most for messages printed without any exception class.
+const MAX_MESSAGE_LINES_SCANNED: usize = 5_000;
+/// Message-only traces read at most.
+const MAX_MESSAGE_TRACES: usize = 20;
+
+/// When a text holds no exception at all: its lines that carry a message a rule decides on
+/// (Flink's `Ask timed out on [Actor[akka://flink/user/dispatcher…`, YARN's `Container … is
+/// running beyond physical memory limits`), each read as a throwable with that message and no
+/// class. The matcher matches such a throwable by its message alone; the platform gate still
+/// needs evidence that the text is Flink's. Spans are the lines' (without their line break and
+/// leading quote marks or white space).
+fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
+    let patterns: Vec<&crate::pattern::MessagePattern> = rules
+        .iter()
+        .flat_map(|r| r.conditions.iter())
+        .filter_map(|c| match c {
+            rules::Compiled::Throwable {
+                message: Some(m), ..
+            } => Some(m),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in input.split_inclusive('\n').take(MAX_MESSAGE_LINES_SCANNED) {
+        let start = at;
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let trimmed =
+            body.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '`' | '*'));
+        let trimmed =
+            trimmed.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '`' | '*'));
+        if trimmed.is_empty() || !patterns.iter().any(|p| p.is_match(trimmed)) {
+            continue;
+        }
+        let from = start
+            + (body.len()
+                - body
+                    .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '`' | '*'))
+                    .len());
+        let span = crate::span::Span::new(from, from + trimmed.len());
+        out.push(Trace {
+            throwables: vec![crate::model::Throwable {
+                class: String::new(),
+                printed_as: None,
+                message: Some(trimmed.to_owned()),
+                header_span: span,
+                class_span: crate::span::Span::new(from, from),
+                frames: Vec::new(),
+                omitted: None,
+                relation: crate::model::Relation::Top,
+                cause: None,
+                suppressed: Vec::new(),
+            }],
+            span,
+            container: crate::decode::Container::Plain,
+            thread: None,
+            flink_context: false,
+        });
+        if out.len() >= MAX_MESSAGE_TRACES {
+            break;
+        }
+    }
+    out
 }
 
 /// Notes findings whose rule cannot apply to the trace's Flink version and moves them after the

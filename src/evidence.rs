@@ -10,9 +10,9 @@
 //! Kubernetes prefix naming a `jobmanager`/`taskmanager` container. Nothing further away counts,
 //! so a Spark trace pasted under a Flink log stays Spark's.
 //!
-//! The messages were checked in the release jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and 2.3.0
-//! (`scripts/jar-strings.py`): each is a string constant of a Flink class in the releases
-//! named beside it.
+//! The messages and keys were checked in the release jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and
+//! 2.3.0 (`scripts/jar-strings.py` lists their string constants): each is a string constant
+//! of a Flink class in all five, unless its comment says otherwise.
 
 use crate::model::Trace;
 use crate::span::Span;
@@ -80,10 +80,8 @@ pub const FLINK_MESSAGES: &[&str] = &[
     // TaskManager with id … timed out." from 1.15; "Heartbeat of TaskManager with id" before).
     "Heartbeat of TaskManager with id",
     "heartbeat of TaskManager with id",
-    "Heartbeat of JobManager with id",
     "heartbeat of JobManager with id",
     "heartbeat of ResourceManager with id",
-    "Heartbeat of ResourceManager with id",
     // DefaultScheduler / slot pool.
     "Could not acquire the minimum required resources",
     "Slot request bulk is not fulfillable",
@@ -106,12 +104,16 @@ pub const FLINK_MESSAGES: &[&str] = &[
     "Could not forward element to next operator",
     "Task did not exit gracefully within",
     "The TaskExecutor is shutting down",
-    // YarnClusterDescriptor.
+    // YarnClusterDescriptor ("Could not deploy Yarn job cluster" only up to 1.20: per-job mode
+    // is gone in 2.0).
     "Could not deploy Yarn job cluster",
     "Couldn't deploy Yarn session cluster",
     // Executors, planner, factories.
     "No ExecutorFactory found to execute the application",
     "Could not find any factory for identifier",
+    // The planner's FlinkChangelogModeInferenceProgram builds it from parts (` doesn't support
+    // consuming `, the change kind, ` changes which is produced by node `): checked in
+    // 1.13.6's flink-table-blink jar; later planners are nested in the planner loader's jar.
     "doesn't support consuming update changes which is produced by node",
     "Could not instantiate the executor. Make sure a planner module is on the classpath",
     // FlinkUserCodeClassLoaders.SafetyNetWrapperClassLoader.

@@ -200,8 +200,13 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                 let found = order.iter().copied().find(|&t| {
                     let th = &trace.throwables[t];
                     let unqualified = !th.class.is_empty() && !th.class.contains('.');
+                    // A message printed without any class (a log line, a YARN diagnostic) is
+                    // matched by its message alone, where the condition has a message pattern.
+                    let classless =
+                        th.class.is_empty() && th.message.is_some() && message.is_some();
                     (class.is_match(&th.class)
-                        || unqualified && simple_names.contains(&th.class))
+                        || unqualified && simple_names.contains(&th.class)
+                        || classless)
                         && message
                             .as_ref()
                             .is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))

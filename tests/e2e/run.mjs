@@ -863,6 +863,37 @@ for (const file of caseFiles) {
 }
 
 // (c) not a stack trace
+// (b2) real public traces from the corpus (tests/corpus/): the answer the thread reached, shown
+const CORPUS_DIR = path.join(REPO, 'tests', 'corpus');
+const CORPUS_SHOWN = [
+  'network/b-iceberg-batch-read-heartbeat-gc-sentence',
+  'deployment/b-jupyter-s3a-plugin-client-side-sentence',
+  'connector/c-cdc-snapshotstate-on-closed-source',
+  'state/a-iceberg-committer-restore-nosuchelement-uid-changed',
+  'sql/c-http-sink-no-update-groupaggregate',
+];
+await test('real traces: five public traces get the answer their thread reached (a rule, or the no-rule answer naming the component)', async (check) => {
+  for (const name of CORPUS_SHOWN) {
+    const text = fs.readFileSync(path.join(CORPUS_DIR, `${name}.txt`), 'utf8');
+    const expect = JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, `${name}.json`), 'utf8')).expect;
+    await openApp(page);
+    await page.locator('#trace-input').fill(text);
+    await waitDone(page, 15_000);
+    const card = page.locator('article.trace').first();
+    if (expect.finding === 'rule') {
+      const ids = await card.locator('.finding[data-rule]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+      check(ids[0] === expect.rule, `${name}: first finding ${JSON.stringify(ids)}, expected ${expect.rule}`);
+    } else {
+      const answer = await card.locator('.finding.none').getAttribute('data-answer').catch(() => null);
+      check(answer === expect.component, `${name}: no-rule answer names ${answer}, expected ${expect.component}`);
+      const words = norm(await card.locator('.no-rule-answer').textContent().catch(() => ''));
+      check(words.includes('No rule knows this failure') && words.length > 80, `${name}: the answer in words is "${words}"`);
+    }
+    check((await page.locator('#trace-input').inputValue()) === text, `${name}: the textarea value changed`);
+    await page.screenshot({ path: path.join(OUT, `corpus-${name.replace('/', '-')}.png`), fullPage: false });
+  }
+});
+
 await test('bad input: a clear message, the text left alone', async (check) => {
   const text = 'hello, this is not a stack trace';
   await openApp(page);
