@@ -304,27 +304,33 @@ fn classes_in(message: &str) -> Vec<String> {
 }
 
 /// Which component threw, or is to blame, for a committer reading the trace:
-/// 1. a connector, library or your own class that the root cause's message names (a Kryo or
+/// 1. a connector or your own class that the root cause's message names (a Kryo or
 ///    class-loading error names the type or class it failed on);
 /// 2. else the innermost connector frame of the cause chain, root cause first (a Flink or
 ///    library frame inside a connector's call is the connector's failure);
-/// 3. else the root cause's innermost frame that is not the JDK's or a pass-through library's;
-/// 4. else the class of a throwable printed without frames, walking up the cause chain;
-/// 5. else Flink, when the trace is Flink's (a JDK exception Flink threw), or the JDK.
-pub fn thrower(trace: &Trace, flink: bool) -> (Component, Option<(usize, usize)>) {
+/// 3. else a library class the message names;
+/// 4. else the root cause's innermost frame that is not the JDK's or a pass-through library's,
+///    walking up the chain (a throwable printed without frames: its class);
+/// 5. where that leaves Flink or nothing: the connector the failed operator's name names
+///    (`task`, e.g. `Sink: bucket_write(table=hudi_orders)`);
+/// 6. else Flink, when the trace is Flink's (a JDK exception Flink threw), or the JDK.
+pub fn thrower(
+    trace: &Trace,
+    flink: bool,
+    task: Option<&str>,
+) -> (Component, Option<(usize, usize)>) {
     let chain: Vec<usize> = trace.cause_chain().into_iter().rev().collect();
     let root = &trace.throwables[trace.root_cause()];
-    let blameable = |c: &Component| {
-        matches!(
-            c.kind,
-            ComponentKind::Connector | ComponentKind::Library | ComponentKind::UserCode
-        )
-    };
-    for name in classes_in(root.message.as_deref().unwrap_or("")) {
-        let c = component::of_class(&name);
-        if blameable(&c) && !component::passes_through(&name) {
-            return (c, None);
-        }
+    let named: Vec<Component> = classes_in(root.message.as_deref().unwrap_or(""))
+        .iter()
+        .filter(|n| !component::passes_through(n))
+        .map(|n| component::of_class(n))
+        .collect();
+    if let Some(c) = named
+        .iter()
+        .find(|c| matches!(c.kind, ComponentKind::Connector | ComponentKind::UserCode))
+    {
+        return (c.clone(), None);
     }
     for &t in &chain {
         for (k, f) in trace.throwables[t].frames.iter().enumerate() {
@@ -334,6 +340,10 @@ pub fn thrower(trace: &Trace, flink: bool) -> (Component, Option<(usize, usize)>
             }
         }
     }
+    if let Some(c) = named.iter().find(|c| c.kind == ComponentKind::Library) {
+        return (c.clone(), None);
+    }
+    let by_operator = || task.and_then(component::of_operator_name);
     for &t in &chain {
         let th = &trace.throwables[t];
         let own = th.frames.iter().enumerate().find(|(_, f)| {
@@ -341,18 +351,27 @@ pub fn thrower(trace: &Trace, flink: bool) -> (Component, Option<(usize, usize)>
                 && !component::passes_through(&f.class)
         });
         if let Some((k, f)) = own {
-            return (component::of_class(&f.class), Some((t, k)));
+            let c = component::of_class(&f.class);
+            if c.kind == ComponentKind::Flink {
+                if let Some(op) = by_operator() {
+                    return (op, Some((t, k)));
+                }
+            }
+            return (c, Some((t, k)));
         }
         // A class written without its package (in prose) names no project.
         if th.frames.is_empty() && th.class.contains('.') {
             let c = component::of_class(&th.class);
-            if c.kind != ComponentKind::Jdk && !th.class.starts_with("org.apache.flink.") {
+            if c.kind != ComponentKind::Jdk && c.kind != ComponentKind::Flink {
                 return (c, None);
             }
-            if th.class.starts_with("org.apache.flink.") {
-                return (component::of_class(&th.class), None);
+            if c.kind == ComponentKind::Flink {
+                return (by_operator().unwrap_or(c), None);
             }
         }
+    }
+    if let Some(op) = by_operator() {
+        return (op, None);
     }
     if flink {
         (component::flink(), None)
@@ -392,13 +411,14 @@ fn clip(s: &str, max: usize) -> String {
     }
 }
 
-/// The no-rule answer for `trace`; `flink` is whether the trace shows Flink (the platform gate).
-/// `None` for a thread of a thread dump (nothing threw there).
-pub fn answer(trace: &Trace, flink: bool) -> Option<NoRuleAnswer> {
-    if trace.thread.is_some() || trace.throwables.is_empty() {
+/// The no-rule answer for `trace`; `flink` is whether the trace shows Flink (the platform gate);
+/// `task` the failed task's name as the text prints it. For a thread of a thread dump, the
+/// component is where the thread stands (its innermost own frame). `None` for an empty trace.
+pub fn answer(trace: &Trace, flink: bool, task: Option<&str>) -> Option<NoRuleAnswer> {
+    if trace.throwables.is_empty() {
         return None;
     }
-    let (component, thrower) = thrower(trace, flink);
+    let (component, thrower) = thrower(trace, flink, task);
     let where_to = where_to(&component, flink);
     Some(NoRuleAnswer {
         phase: if flink { phase(trace) } else { None },
@@ -419,8 +439,27 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
         let name = clip(&format!("{}.{}", f.simple_class(), f.method), 120);
         format!(" (`{name}`, {})", clip(&f.location_text(), 80))
     });
+    let (what, verb) = match &trace.thread {
+        Some(th) => (
+            format!(
+                "No rule knows this thread's state. \"{}\" is {}",
+                clip(&th.name, 80),
+                th.state
+                    .as_deref()
+                    .map_or("running", |s| if s.starts_with("BLOCKED") {
+                        "blocked"
+                    } else if s.starts_with("WAITING") || s.starts_with("TIMED_WAITING") {
+                        "waiting"
+                    } else {
+                        "running"
+                    })
+            ),
+            "in",
+        ),
+        None => ("No rule knows this failure. It was".to_owned(), "thrown by"),
+    };
     out.push(format!(
-        "No rule knows this failure. It was thrown by **{}**{}{}.",
+        "{what} {verb} **{}**{}{}.",
         a.component.name,
         at.unwrap_or_default(),
         a.phase
@@ -448,7 +487,7 @@ mod tests {
     #[test]
     fn a_connector_failing_in_snapshot_state_is_named_with_the_phase() {
         let t = trace("java.lang.NullPointerException\n\tat org.apache.paimon.flink.sink.StoreSinkWriteImpl.prepareCommit(StoreSinkWriteImpl.java:200)\n\tat org.apache.paimon.flink.sink.TableWriteOperator.prepareCommit(TableWriteOperator.java:120)\n\tat org.apache.paimon.flink.sink.RowDataStoreWriteOperator.prepareCommit(RowDataStoreWriteOperator.java:189)\n\tat org.apache.paimon.flink.sink.PrepareCommitOperator.emitCommittables(PrepareCommitOperator.java:100)\n\tat org.apache.paimon.flink.sink.PrepareCommitOperator.prepareSnapshotPreBarrier(PrepareCommitOperator.java:80)\n\tat org.apache.flink.streaming.runtime.tasks.RegularOperatorChain.prepareSnapshotPreBarrier(RegularOperatorChain.java:89)\n\tat org.apache.flink.streaming.runtime.tasks.SubtaskCheckpointCoordinatorImpl.checkpointState(SubtaskCheckpointCoordinatorImpl.java:300)\n");
-        let a = answer(&t, true).unwrap();
+        let a = answer(&t, true, None).unwrap();
         assert_eq!(a.component.id, "paimon");
         assert_eq!(a.thrower, Some((0, 0)));
         assert_eq!(a.phase.unwrap().phase, Phase::CheckpointSync);
@@ -457,7 +496,7 @@ mod tests {
     #[test]
     fn jdk_and_pass_through_frames_are_skipped_to_the_thrower() {
         let t = trace("java.lang.IllegalStateException: x\n\tat org.apache.flink.shaded.guava30.com.google.common.base.Preconditions.checkState(Preconditions.java:1)\n\tat java.util.Objects.requireNonNull(Objects.java:1)\n\tat com.acme.Enricher.map(Enricher.java:12)\n\tat org.apache.flink.streaming.api.operators.StreamMap.processElement(StreamMap.java:38)\n");
-        let a = answer(&t, true).unwrap();
+        let a = answer(&t, true, None).unwrap();
         assert_eq!(a.component.id, "user-code");
         assert_eq!(a.thrower, Some((0, 2)));
         assert_eq!(a.phase.unwrap().phase, Phase::Processing);
@@ -466,14 +505,14 @@ mod tests {
     #[test]
     fn a_cancellation_is_called_a_follow_on() {
         let t = trace("java.lang.RuntimeException: Buffer pool is destroyed.\n\tat org.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:1)\n");
-        let a = answer(&t, true).unwrap();
+        let a = answer(&t, true, None).unwrap();
         assert!(a.follow_on.unwrap().contains("consequence"));
     }
 
     #[test]
     fn a_frameless_client_exception_is_named_by_its_class() {
         let t = trace("org.apache.kafka.common.errors.TimeoutException: Timeout expired while fetching topic metadata\n");
-        let a = answer(&t, false).unwrap();
+        let a = answer(&t, false, None).unwrap();
         assert_eq!(a.component.id, "kafka-client");
         assert!(!a.flink);
         assert!(a.phase.is_none());

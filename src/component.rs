@@ -647,6 +647,33 @@ pub fn of_class(class: &str) -> Component {
     }
 }
 
+/// Words in an operator's name that name a connector (`Sink: bucket_write(table=hudi_orders)`,
+/// `IcebergStreamWriter`, `Source: MySQL CDC Source`), lower case, with the component's class
+/// prefix: the task the failure happened in, when its frames show only Flink.
+const OPERATOR_WORDS: &[(&str, &str)] = &[
+    ("hudi", "org.apache.hudi."),
+    ("iceberg", "org.apache.iceberg."),
+    ("paimon", "org.apache.paimon."),
+    ("mysql cdc", "com.ververica.cdc."),
+    ("mysqlsource", "com.ververica.cdc."),
+    ("cdc source", "com.ververica.cdc."),
+    ("doris", "org.apache.doris."),
+    ("starrocks", "com.starrocks."),
+    ("elasticsearch", "org.apache.flink.connector.elasticsearch."),
+    ("kafkasource", "org.apache.flink.connector.kafka."),
+    ("kafka", "org.apache.flink.connector.kafka."),
+    ("jdbc", "org.apache.flink.connector.jdbc."),
+];
+
+/// The connector an operator's name names, if any (see [`OPERATOR_WORDS`]).
+pub fn of_operator_name(name: &str) -> Option<Component> {
+    let lower = name.to_ascii_lowercase();
+    OPERATOR_WORDS
+        .iter()
+        .find(|(word, _)| lower.contains(word))
+        .map(|(_, class)| of_class(class))
+}
+
 /// Flink itself.
 pub fn flink() -> Component {
     Component {

@@ -152,7 +152,11 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
             }
         }
         let answer = if findings.is_empty() {
-            answer::answer(&trace, flink)
+            answer::answer(
+                &trace,
+                flink,
+                context.task.as_ref().map(|t| t.name.as_str()),
+            )
         } else {
             None
         };
@@ -206,6 +210,7 @@ const MAX_MESSAGE_LINES_SCANNED: usize = 5_000;
 const MAX_MESSAGE_TRACES: usize = 20;
 
 /// When a text holds no exception at all: its lines that carry a message a rule decides on
+/// (a decisive pattern: [`crate::pattern::MessagePattern::is_decisive`])
 /// (Flink's `Ask timed out on [Actor[akka://flink/user/dispatcher…`, YARN's `Container … is
 /// running beyond physical memory limits`), each read as a throwable with that message and no
 /// class. The matcher matches such a throwable by its message alone; the platform gate still
@@ -218,7 +223,7 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
         .filter_map(|c| match c {
             rules::Compiled::Throwable {
                 message: Some(m), ..
-            } => Some(m),
+            } if m.is_decisive() => Some(m),
             _ => None,
         })
         .collect();

@@ -76,6 +76,7 @@ impl Evidence {
 pub const FLINK_MESSAGES: &[&str] = &[
     // NetworkBufferPool, 1.13.6–2.3.0.
     "Insufficient number of network buffers",
+    "Could not allocate enough memory segments for NetworkBufferPool",
     // HeartbeatMonitorImpl / JobMaster / ResourceManager, 1.13.6–2.3.0 ("The heartbeat of
     // TaskManager with id … timed out." from 1.15; "Heartbeat of TaskManager with id" before).
     "Heartbeat of TaskManager with id",
@@ -108,6 +109,9 @@ pub const FLINK_MESSAGES: &[&str] = &[
     // is gone in 2.0).
     "Could not deploy Yarn job cluster",
     "Couldn't deploy Yarn session cluster",
+    // PyFlink: ProcessPythonEnvironmentManager / PythonDriver (1.13.6–2.3.0).
+    "Failed to create stage bundle factory",
+    "Python process exits with code",
     // Executors, planner, factories.
     "No ExecutorFactory found to execute the application",
     "Could not find any factory for identifier",
@@ -201,6 +205,8 @@ fn in_trace(trace: &Trace) -> Option<Evidence> {
             "org/apache/flink/",
             "akka.tcp://flink@",
             "pekko.tcp://flink@",
+            "akka://flink/",
+            "pekko://flink/",
         ]
         .iter()
         .find(|p| m.contains(*p));

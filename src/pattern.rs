@@ -38,7 +38,20 @@ impl MessagePattern {
         }
         self.re.is_match(message)
     }
+
+    /// True when every alternative of the pattern starts with a literal text of at least
+    /// [`DECISIVE_NEEDLE`] bytes: such a pattern speaks for itself on a line of prose (`Ask
+    /// timed out on \[`, `is running beyond (physical|virtual) memory limits`), unlike a
+    /// pattern written to filter a class's messages (`^[\w$]+$`, a negated prefix).
+    pub fn is_decisive(&self) -> bool {
+        self.needles
+            .as_ref()
+            .is_some_and(|n| n.iter().all(|x| x.len() >= DECISIVE_NEEDLE))
+    }
 }
+
+/// Shortest literal that makes a pattern decisive on its own ([`MessagePattern::is_decisive`]).
+pub const DECISIVE_NEEDLE: usize = 12;
 
 /// Shortest text worth checking for: a shorter one would be found in most messages.
 const MIN_NEEDLE: usize = 3;
