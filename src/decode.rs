@@ -271,7 +271,7 @@ pub fn documents(input: &str) -> Vec<Document> {
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         docs = json_string_documents(&plain);
-        docs.extend(json_line_arrays(&plain));
+        docs.extend(json_line_arrays(&plain, false));
         // Text pasted after the JSON value (another log, a second trace) is read as text.
         let json_end = json_value_end(input);
         let rest = input[json_end..].trim_start();
@@ -280,6 +280,11 @@ pub fn documents(input: &str) -> Vec<Document> {
         }
         // Keep input order (a log may mix both shapes).
         docs.sort_by_key(|d| d.orig_start(0));
+    }
+    // Part of such an array, copied without its brackets: quoted lines with commas
+    // (`"Caused by: java.util.ConcurrentModificationException",` / `"\tat java.util…",`).
+    if docs.is_empty() && trimmed.starts_with('"') {
+        docs = json_line_arrays(&plain, true);
     }
     if docs.is_empty() {
         docs.push(plain);
@@ -470,8 +475,10 @@ fn json_lines_log(doc: &Document) -> Option<Document> {
 
 /// JSON arrays of strings, one line each (`["java.lang.X: y", "\tat a.B.c(B.java:1)"]`, at the
 /// top level or as a field such as ECS's `error.stack_trace` with `stackTraceAsArray`): one
-/// document per array that holds a frame, the strings' contents on their own lines.
-fn json_line_arrays(doc: &Document) -> Vec<Document> {
+/// document per array that holds a frame, the strings' contents on their own lines. With
+/// `fragment`, a run of at least two such literals counts without the brackets (a part of an
+/// array, copied out of a log).
+fn json_line_arrays(doc: &Document, fragment: bool) -> Vec<Document> {
     let text = &doc.text;
     let literals = string_literals(text);
     let is_frame = |&(a, b): &(usize, usize)| {
@@ -496,7 +503,8 @@ fn json_line_arrays(doc: &Document) -> Vec<Document> {
             .get(literals[e].1 + 1..)
             .is_some_and(|r| r.trim_start().starts_with(']'));
         let group = &literals[k..=e];
-        if opens && closes && group.iter().any(is_frame) {
+        let bracketed = opens && closes || fragment && group.len() >= 2;
+        if bracketed && group.iter().any(is_frame) {
             let mut b = Builder::new(doc, group.iter().map(|&(a, z)| z - a + 1).sum());
             for (n, &(start, end)) in group.iter().enumerate() {
                 if n > 0 {
@@ -898,6 +906,23 @@ mod tests {
     fn slice<'a>(input: &'a str, doc: &Document, needle: &str) -> &'a str {
         let at = doc.text.find(needle).expect("needle in decoded text");
         &input[doc.orig_span(at, at + needle.len()).range()]
+    }
+
+    #[test]
+    fn quoted_lines_copied_out_of_a_json_array_are_read_as_lines() {
+        let input = "\"Caused by: java.util.ConcurrentModificationException\",\n        \"\\tat java.util.Vector$Itr.next(Vector.java:1137)\",\n        \"\\t... 44 more\",\n";
+        let docs = documents(input);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(
+            docs[0].text,
+            "Caused by: java.util.ConcurrentModificationException\n\tat java.util.Vector$Itr.next(Vector.java:1137)\n\t... 44 more"
+        );
+        // One quoted line alone is just text.
+        assert_eq!(documents("\"at a.B.c(B.java:1)\"").len(), 1);
+        assert_eq!(
+            documents("\"at a.B.c(B.java:1)\"")[0].text,
+            "\"at a.B.c(B.java:1)\""
+        );
     }
 
     #[test]
