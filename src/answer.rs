@@ -111,11 +111,29 @@ pub struct PhaseEvidence {
     pub frame: usize,
 }
 
+/// What the component of a no-rule answer was read from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "from", content = "text")]
+pub enum Basis {
+    /// The frame that threw ([`NoRuleAnswer::thrower`]).
+    Frame,
+    /// A class the root cause's message names (the class as written).
+    MessageClass(String),
+    /// The failed operator's name (the task name as printed).
+    OperatorName(String),
+    /// The class of an exception printed without frames.
+    ExceptionClass(String),
+    /// Nothing in the text says: Flink when the text is Flink's, else the JDK.
+    Nothing,
+}
+
 /// The no-rule answer for one trace.
 #[derive(Clone, Debug, Serialize)]
 pub struct NoRuleAnswer {
     /// The component that threw.
     pub component: Component,
+    /// What the component was read from.
+    pub basis: Basis,
     /// The frame it threw from: `(throwable, frame)` indices, when the trace has frames.
     pub thrower: Option<(usize, usize)>,
     /// The phase Flink was in, from its frames.
@@ -235,9 +253,22 @@ fn phase_of_frame(class: &str, method: &str) -> Option<Phase> {
 /// The phase, read from the root cause's frames innermost first, then from each enclosing
 /// throwable's.
 pub fn phase(trace: &Trace) -> Option<PhaseEvidence> {
+    // State that cannot be read back fails while it is restored, whichever method asked for it
+    // first (keyed state is often first touched in `open`).
+    let state_mismatch = trace.throwables.iter().any(|t| {
+        t.simple_class() == "StateMigrationException"
+            || t.message.as_deref().is_some_and(|m| {
+                m.contains("serializer must not be incompatible")
+                    || m.contains("must be compatible")
+                    || m.contains("restore state")
+            })
+    });
     for &t in trace.cause_chain().iter().rev() {
         for (k, f) in trace.throwables[t].frames.iter().enumerate() {
-            if let Some(phase) = phase_of_frame(&f.class, &f.method) {
+            if let Some(mut phase) = phase_of_frame(&f.class, &f.method) {
+                if state_mismatch && matches!(phase, Phase::Open | Phase::Processing) {
+                    phase = Phase::Restore;
+                }
                 return Some(PhaseEvidence {
                     phase,
                     throwable: t,
@@ -318,32 +349,39 @@ pub fn thrower(
     trace: &Trace,
     flink: bool,
     task: Option<&str>,
-) -> (Component, Option<(usize, usize)>) {
+) -> (Component, Option<(usize, usize)>, Basis) {
     let chain: Vec<usize> = trace.cause_chain().into_iter().rev().collect();
     let root = &trace.throwables[trace.root_cause()];
-    let named: Vec<Component> = classes_in(root.message.as_deref().unwrap_or(""))
-        .iter()
+    let named: Vec<(String, Component)> = classes_in(root.message.as_deref().unwrap_or(""))
+        .into_iter()
         .filter(|n| !component::passes_through(n))
-        .map(|n| component::of_class(n))
+        .map(|n| {
+            let c = component::of_class(&n);
+            (n, c)
+        })
         .collect();
-    if let Some(c) = named
+    if let Some((n, c)) = named
         .iter()
-        .find(|c| matches!(c.kind, ComponentKind::Connector | ComponentKind::UserCode))
+        .find(|(_, c)| matches!(c.kind, ComponentKind::Connector | ComponentKind::UserCode))
     {
-        return (c.clone(), None);
+        return (c.clone(), None, Basis::MessageClass(n.clone()));
     }
     for &t in &chain {
         for (k, f) in trace.throwables[t].frames.iter().enumerate() {
             let c = component::of_class(&f.class);
             if c.kind == ComponentKind::Connector {
-                return (c, Some((t, k)));
+                return (c, Some((t, k)), Basis::Frame);
             }
         }
     }
-    if let Some(c) = named.iter().find(|c| c.kind == ComponentKind::Library) {
-        return (c.clone(), None);
+    if let Some((n, c)) = named.iter().find(|(_, c)| c.kind == ComponentKind::Library) {
+        return (c.clone(), None, Basis::MessageClass(n.clone()));
     }
-    let by_operator = || task.and_then(component::of_operator_name);
+    let by_operator = || {
+        task.and_then(|name| {
+            component::of_operator_name(name).map(|c| (c, Basis::OperatorName(name.to_owned())))
+        })
+    };
     for &t in &chain {
         let th = &trace.throwables[t];
         let own = th.frames.iter().enumerate().find(|(_, f)| {
@@ -353,51 +391,66 @@ pub fn thrower(
         if let Some((k, f)) = own {
             let c = component::of_class(&f.class);
             if c.kind == ComponentKind::Flink {
-                if let Some(op) = by_operator() {
-                    return (op, Some((t, k)));
+                if let Some((op, basis)) = by_operator() {
+                    return (op, Some((t, k)), basis);
                 }
             }
-            return (c, Some((t, k)));
+            return (c, Some((t, k)), Basis::Frame);
         }
         // A class written without its package (in prose) names no project.
         if th.frames.is_empty() && th.class.contains('.') {
             let c = component::of_class(&th.class);
-            if c.kind != ComponentKind::Jdk && c.kind != ComponentKind::Flink {
-                return (c, None);
-            }
             if c.kind == ComponentKind::Flink {
-                return (by_operator().unwrap_or(c), None);
+                if let Some((op, basis)) = by_operator() {
+                    return (op, None, basis);
+                }
+            }
+            if c.kind != ComponentKind::Jdk {
+                return (c, None, Basis::ExceptionClass(th.class.clone()));
             }
         }
     }
-    if let Some(op) = by_operator() {
-        return (op, None);
+    if let Some((op, basis)) = by_operator() {
+        return (op, None, basis);
     }
     if flink {
-        (component::flink(), None)
+        (component::flink(), None, Basis::Nothing)
     } else {
-        (component::of_class("java.lang.Object"), None)
+        (
+            component::of_class("java.lang.Object"),
+            None,
+            Basis::Nothing,
+        )
     }
 }
 
 fn where_to(c: &Component, flink: bool) -> String {
-    match c.kind {
-        ComponentKind::UserCode => "This is your own code: start at that frame. If your code only passes on what Flink handed it, ask on the user@flink.apache.org list with the full trace and your Flink version.".to_owned(),
-        ComponentKind::Flink => format!(
+    let name = c.name_for(flink);
+    // Flink's JIRA is where Flink's copies of Kryo and RocksDB are reported, not elsewhere.
+    let tracker = c
+        .tracker
+        .as_deref()
+        .filter(|t| flink || !t.contains("projects/FLINK"));
+    match (c.kind, flink) {
+        (ComponentKind::UserCode, true) => "This is your own code: start at that frame. If your code only passes on what Flink handed it, ask on the user@flink.apache.org list with the full trace and your Flink version.".to_owned(),
+        (ComponentKind::UserCode, false) => "This is your own code: start at that frame.".to_owned(),
+        (ComponentKind::Flink, _) => format!(
             "Search Flink's JIRA ({}) and the user@flink.apache.org archives for the message; if nothing matches, ask on the list with the full JobManager and TaskManager logs and your Flink version.",
             c.tracker.as_deref().unwrap_or("https://issues.apache.org/jira/projects/FLINK")
         ),
-        ComponentKind::Jdk if flink => "Only the JDK's frames are printed: the message is the clue. Ask on the user@flink.apache.org list with the full log and your Flink version.".to_owned(),
-        ComponentKind::Jdk => "Only the JDK's frames are printed: the message is the clue.".to_owned(),
-        ComponentKind::Connector | ComponentKind::Library => match &c.tracker {
+        (ComponentKind::Jdk, true) => "The message is the clue. Ask on the user@flink.apache.org list with it, the full JobManager and TaskManager logs and your Flink version.".to_owned(),
+        (ComponentKind::Jdk, false) => "The message is the clue.".to_owned(),
+        (ComponentKind::Connector | ComponentKind::Library, true) => match tracker {
             Some(t) => format!(
-                "This is code of {}, not of Flink itself: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches.",
-                c.name
+                "This is code of {name}, not of Flink itself: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches."
             ),
             None => format!(
-                "This is code of {}, not of Flink itself: check its version against your Flink version and search its issue tracker.",
-                c.name
+                "This is code of {name}, not of Flink itself: check its version against your Flink version and search its issue tracker."
             ),
+        },
+        (ComponentKind::Connector | ComponentKind::Library, false) => match tracker {
+            Some(t) => format!("This is code of {name}: search its issues ({t}), and report it there with the trace if nothing matches."),
+            None => format!("This is code of {name}: check its version and search its issue tracker."),
         },
     }
 }
@@ -418,9 +471,10 @@ pub fn answer(trace: &Trace, flink: bool, task: Option<&str>) -> Option<NoRuleAn
     if trace.throwables.is_empty() {
         return None;
     }
-    let (component, thrower) = thrower(trace, flink, task);
+    let (component, thrower, basis) = thrower(trace, flink, task);
     let where_to = where_to(&component, flink);
     Some(NoRuleAnswer {
+        basis,
         phase: if flink { phase(trace) } else { None },
         follow_on: if flink { follow_on(trace) } else { None },
         component,
@@ -434,39 +488,63 @@ pub fn answer(trace: &Trace, flink: bool, task: Option<&str>) -> Option<NoRuleAn
 /// part). `trace` is the trace the answer is about.
 pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
     let mut out = Vec::new();
+    let name = a.component.name_for(a.flink);
     let at = a.thrower.map(|(t, k)| {
         let f = &trace.throwables[t].frames[k];
-        let name = clip(&format!("{}.{}", f.simple_class(), f.method), 120);
-        format!(" (`{name}`, {})", clip(&f.location_text(), 80))
+        format!(
+            "`{}`, {}",
+            clip(&format!("{}.{}", f.simple_class(), f.method), 120),
+            clip(&f.location_text(), 80)
+        )
     });
-    let (what, verb) = match &trace.thread {
-        Some(th) => (
-            format!(
-                "No rule knows this thread's state. \"{}\" is {}",
-                clip(&th.name, 80),
-                th.state
-                    .as_deref()
-                    .map_or("running", |s| if s.starts_with("BLOCKED") {
-                        "blocked"
-                    } else if s.starts_with("WAITING") || s.starts_with("TIMED_WAITING") {
-                        "waiting"
-                    } else {
-                        "running"
-                    })
+    let phase = a
+        .phase
+        .as_ref()
+        .map(|p| format!(", {}", p.phase.label()))
+        .unwrap_or_default();
+    let first = if let Some(th) = &trace.thread {
+        let state = th.state.as_deref().unwrap_or("");
+        let doing = if state.starts_with("BLOCKED") {
+            "blocked"
+        } else if state.starts_with("WAITING") || state.starts_with("TIMED_WAITING") {
+            "waiting"
+        } else {
+            "running"
+        };
+        format!(
+            "No rule knows this thread's state. \"{}\" is {doing} in **{name}**{}.",
+            clip(&th.name, 80),
+            at.map(|x| format!(" ({x})")).unwrap_or_default()
+        )
+    } else {
+        match &a.basis {
+            Basis::Frame => format!(
+                "No rule knows this failure. It was thrown by **{name}**{}{phase}.",
+                at.map(|x| format!(" ({x})")).unwrap_or_default()
             ),
-            "in",
-        ),
-        None => ("No rule knows this failure. It was".to_owned(), "thrown by"),
+            Basis::MessageClass(class) => format!(
+                "No rule knows this failure. Its message names a class of **{name}** (`{}`){phase}{}.",
+                clip(class, 120),
+                at.map(|x| format!("; thrown at {x}")).unwrap_or_default()
+            ),
+            Basis::OperatorName(task) => format!(
+                "No rule knows this failure. It happened in an operator of **{name}**, as its task's name says (`{}`){}{phase}.",
+                clip(task, 120),
+                at.map(|x| format!("; the frame that threw is Flink's ({x})")).unwrap_or_default()
+            ),
+            Basis::ExceptionClass(class) => format!(
+                "No rule knows this failure. The exception is a class of **{name}** (`{}`); the text has no frames to show where it was thrown.",
+                clip(class, 120)
+            ),
+            Basis::Nothing if trace.throwables.iter().all(|t| t.frames.is_empty()) => {
+                "No rule knows this failure, and the text has no frames to show which code threw it.".to_owned()
+            }
+            Basis::Nothing => format!(
+                "No rule knows this failure, and no frame outside the JDK's shows which code threw it{phase}."
+            ),
+        }
     };
-    out.push(format!(
-        "{what} {verb} **{}**{}{}.",
-        a.component.name,
-        at.unwrap_or_default(),
-        a.phase
-            .as_ref()
-            .map(|p| format!(", {}", p.phase.label()))
-            .unwrap_or_default()
-    ));
+    out.push(first);
     if let Some(f) = &a.follow_on {
         out.push(f.clone());
     } else if let Some(p) = &a.phase {

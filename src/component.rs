@@ -23,6 +23,17 @@ pub struct Component {
     pub kind: ComponentKind,
 }
 
+impl Component {
+    /// The name to show: as in the table for a Flink trace; for a trace from other software,
+    /// without the parenthesis that speaks of Flink (`Akka (Flink's RPC before 1.18)` → `Akka`).
+    pub fn name_for(&self, flink: bool) -> String {
+        match self.name.find(" (") {
+            Some(i) if !flink && self.name[i..].contains("Flink") => self.name[..i].to_owned(),
+            _ => self.name.clone(),
+        }
+    }
+}
+
 /// What kind of code a component is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -237,14 +248,14 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
     (
         "io.debezium.",
         "debezium",
-        "Debezium (inside Flink CDC)",
+        "Debezium",
         "https://issues.redhat.com/projects/DBZ",
         ComponentKind::Library,
     ),
     (
         "com.github.shyiko.mysql.binlog.",
         "debezium",
-        "the MySQL binlog client (used by Debezium)",
+        "the MySQL binlog client (mysql-binlog-connector-java)",
         "https://github.com/osheroff/mysql-binlog-connector-java",
         ComponentKind::Library,
     ),
@@ -293,7 +304,7 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
     (
         "org.apache.beam.",
         "beam",
-        "Apache Beam (its Flink runner)",
+        "Apache Beam",
         "https://github.com/apache/beam/issues",
         ComponentKind::Connector,
     ),
@@ -391,28 +402,28 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
     (
         "org.apache.pekko.",
         "pekko-akka",
-        "Apache Pekko (Flink's RPC, 1.18 and later)",
+        "Apache Pekko (Flink's RPC from 1.18)",
         FLINK_JIRA,
         ComponentKind::Flink,
     ),
     (
         "akka.",
         "pekko-akka",
-        "Akka (Flink's RPC, before 1.18)",
+        "Akka (Flink's RPC before 1.18)",
         FLINK_JIRA,
         ComponentKind::Flink,
     ),
     (
         "org.rocksdb.",
         "rocksdb",
-        "RocksDB (FRocksDB in Flink's state backend)",
+        "RocksDB",
         FLINK_JIRA,
         ComponentKind::Library,
     ),
     (
         "com.esotericsoftware.kryo.",
         "kryo",
-        "Kryo (Flink's fallback serializer)",
+        "Kryo",
         FLINK_JIRA,
         ComponentKind::Library,
     ),
@@ -447,7 +458,7 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
     (
         "io.fabric8.kubernetes.",
         "kubernetes-client",
-        "the fabric8 Kubernetes client (Flink's native Kubernetes integration)",
+        "the fabric8 Kubernetes client",
         FLINK_JIRA,
         ComponentKind::Library,
     ),

@@ -424,7 +424,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
         root_cause: t
             .exceptions
             .get(root)
-            .map(|e| class_name(&e.class).to_owned())
+            .map(|e| class_name(e).to_owned())
             .unwrap_or_default(),
         quote,
         marks,
@@ -476,11 +476,13 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
     }
 }
 
-fn class_name(class: &str) -> &str {
-    if class.is_empty() {
-        "(frames without an exception line)"
-    } else {
-        class
+/// The class as printed, or what stands in its place: frames without a header, or a message
+/// printed without any class (a log line read for its message).
+fn class_name(e: &ExceptionReport) -> &str {
+    match (e.class.is_empty(), e.frames.is_empty()) {
+        (false, _) => &e.class,
+        (true, false) => "(frames without an exception line)",
+        (true, true) => "(a message printed without an exception class)",
     }
 }
 
@@ -521,8 +523,8 @@ fn header_text(e: &ExceptionReport) -> String {
         m.get(..end).unwrap_or_default()
     });
     let line = match message {
-        Some(m) => format!("{prefix}{}: {m}", class_name(&e.class)),
-        None => format!("{prefix}{}", class_name(&e.class)),
+        Some(m) => format!("{prefix}{}: {m}", class_name(e)),
+        None => format!("{prefix}{}", class_name(e)),
     };
     clip(&line, MAX_QUOTED_CHARS)
 }

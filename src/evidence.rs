@@ -397,6 +397,34 @@ fn container_prefix(text: &str, offset: usize) -> Option<Evidence> {
     None
 }
 
+/// Packages of other JVM data-processing software: a trace with their frames or classes and
+/// none of Flink's is theirs.
+const OTHER_PLATFORMS: &[&str] = &[
+    "org.apache.spark.",
+    "org.apache.kafka.streams.",
+    "org.apache.kafka.connect.",
+    "org.apache.beam.runners.direct.",
+    "org.apache.beam.runners.dataflow.",
+    "org.apache.beam.runners.spark.",
+    "org.apache.hadoop.mapred.",
+    "org.apache.hadoop.mapreduce.",
+    "org.apache.hadoop.hive.ql.",
+    "org.apache.storm.",
+    "org.apache.samza.",
+    "com.hazelcast.jet.",
+    "io.trino.",
+    "com.facebook.presto.",
+    "io.confluent.ksql.",
+];
+
+fn shows_other_platform(trace: &Trace) -> bool {
+    let other = |c: &str| OTHER_PLATFORMS.iter().any(|p| c.starts_with(p));
+    trace
+        .throwables
+        .iter()
+        .any(|t| other(&t.class) || t.frames.iter().any(|f| other(&f.class)))
+}
+
 /// All the evidence for `trace` in `input` (the text it was parsed from): from the trace
 /// itself first, then from the log lines around it. At most one piece of each source; empty
 /// when nothing shows Flink.
@@ -405,8 +433,13 @@ pub fn gather(input: &str, trace: &Trace) -> Vec<Evidence> {
     if let Some(e) = in_trace(trace) {
         out.push(e);
     }
-    if let Some(e) = around(input, trace) {
-        out.push(e);
+    // A trace whose own frames or classes show other JVM software (Spark, Kafka Streams, …) is
+    // that software's, whatever log it was pasted under.
+    let foreign = out.is_empty() && shows_other_platform(trace);
+    if !foreign {
+        if let Some(e) = around(input, trace) {
+            out.push(e);
+        }
     }
     if out.is_empty() && trace.flink_context {
         out.push(Evidence {
@@ -459,6 +492,12 @@ mod tests {
         let e = first(input);
         assert_eq!(e[0].kind, EvidenceKind::Container);
         assert_eq!(e[0].text, "taskmanager_1");
+    }
+
+    #[test]
+    fn a_spark_trace_under_a_flink_log_line_stays_spark_s() {
+        let input = "2023-01-01 10:00:00 INFO org.apache.flink.runtime.taskmanager.Task - starting\norg.apache.spark.SparkException: Job aborted\n\tat org.apache.spark.scheduler.DAGScheduler.abortStage(DAGScheduler.scala:1)\n";
+        assert!(first(input).is_empty());
     }
 
     #[test]

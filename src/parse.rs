@@ -366,6 +366,27 @@ fn inline_throwable_start(body: &str) -> Option<(usize, Option<&'static str>)> {
             .as_bytes()
             .first()
             .is_some_and(u8::is_ascii_uppercase);
+        let before = body[..i].trim_end_matches(' ');
+        let before = before
+            .strip_suffix("Caused by:")
+            .unwrap_or(before)
+            .trim_end();
+        let close = OPENING_MARKS
+            .iter()
+            .find(|(open, _)| before.ends_with(open))
+            .map(|&(_, close)| close);
+        // A name without its package where nothing but markup or a log prefix stands before it
+        // (`TimeoutException: Heartbeat of …` on its own line, in inline code, after `… ERROR
+        // x - `); in the middle of a sentence only when a message follows as exceptions print
+        // them, from a capital ("fails with an UnsupportedFileSystemSchemeException: Could not
+        // find…"), not prose ("I suspected NullPointerException: that was wrong").
+        let starts_its_text = close.is_some()
+            || before.is_empty()
+            || before.ends_with(['-', ']', '|', ':', '>'])
+            || after
+                .strip_prefix(": ")
+                .and_then(|m| m.chars().next())
+                .is_some_and(|c| c.is_uppercase());
         let ok = suffix_ok
             && upper
             && if name.contains('.') {
@@ -373,18 +394,11 @@ fn inline_throwable_start(body: &str) -> Option<(usize, Option<&'static str>)> {
                     || after.starts_with(':')
                     || after.starts_with([' ', '`', '*', '"', ')'])
             } else {
-                after.starts_with(": ") && simple.bytes().all(|b| b.is_ascii_alphanumeric())
+                starts_its_text
+                    && after.starts_with(": ")
+                    && simple.bytes().all(|b| b.is_ascii_alphanumeric())
             };
         if ok {
-            let before = body[..i].trim_end_matches(' ');
-            let before = before
-                .strip_suffix("Caused by:")
-                .unwrap_or(before)
-                .trim_end();
-            let close = OPENING_MARKS
-                .iter()
-                .find(|(open, _)| before.ends_with(open))
-                .map(|&(_, close)| close);
             return Some((i, close));
         }
         i += len;
@@ -392,20 +406,19 @@ fn inline_throwable_start(body: &str) -> Option<(usize, Option<&'static str>)> {
     None
 }
 
-/// The same throwable read twice: same class (or simple class) and the same first words.
-fn same_throwable(a: &Throwable, b: &Throwable) -> bool {
-    let simple = |c: &str| c.rsplit('.').next().unwrap_or(c).to_owned();
-    let words = |t: &Throwable| {
-        t.message
-            .as_deref()
-            .unwrap_or("")
-            .split_whitespace()
-            .take(6)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    simple(&a.class) == simple(&b.class)
-        && (words(a) == words(b) || a.message.is_none() || b.message.is_none())
+/// What makes a throwable the same one read twice: its simple class and the first six words
+/// of its message (empty without a message, which matches any message of that class).
+fn throwable_key(t: &Throwable) -> (String, String) {
+    let simple = t.class.rsplit('.').next().unwrap_or(&t.class).to_owned();
+    let words = t
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .take(6)
+        .collect::<Vec<_>>()
+        .join(" ");
+    (simple, words)
 }
 
 /// A qualified name whose simple name ends in `Exception`, `Error` or `Throwable`.
@@ -721,6 +734,16 @@ impl<'a> DocParser<'a> {
     /// line announcing the trace below it), is not read again. Only names of throwables count
     /// (`…Exception`, `…Error`, `…Throwable`), so ordinary prose gives no trace.
     fn inline_headers(&mut self, covered: &[(usize, usize)], traces_before: usize, own_end: usize) {
+        // What this document's traces already hold, by `throwable_key`: looked up once per
+        // candidate, so a log with many traces stays linear.
+        let mut known: std::collections::HashSet<(String, String)> = self.out.traces
+            [traces_before..own_end]
+            .iter()
+            .flat_map(|t| t.throwables.iter())
+            .map(throwable_key)
+            .collect();
+        let classes: std::collections::HashSet<String> =
+            known.iter().map(|(c, _)| c.clone()).collect();
         let mut c = 0;
         let mut i = 0;
         while i < self.lines.len() {
@@ -744,10 +767,13 @@ impl<'a> DocParser<'a> {
             let at = line.body + at;
             let (throwable, _) =
                 self.read_header(i, at, Relation::Top, MessageLines::Inline(close));
-            let known = self.out.traces[traces_before..own_end]
-                .iter()
-                .any(|t| t.throwables.iter().any(|x| same_throwable(x, &throwable)));
-            if !known {
+            let key = throwable_key(&throwable);
+            // A header without a message matches any of its class.
+            let seen = known.contains(&key)
+                || (throwable.message.is_none() && classes.contains(&key.0))
+                || known.contains(&(key.0.clone(), String::new()));
+            if !seen {
+                known.insert(key);
                 let span = throwable.header_span;
                 self.out.traces.push(Trace {
                     throwables: vec![throwable],

@@ -374,11 +374,13 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
     }
 }
 
-fn class_name(class: &str) -> &str {
-    if class.is_empty() {
-        "(frames without an exception line)"
-    } else {
-        class
+/// The class as printed, or what stands in its place: frames without a header, or a message
+/// printed without any class (a log line read for its message).
+fn class_name(e: &ExceptionReport) -> &str {
+    match (e.class.is_empty(), e.frames.is_empty()) {
+        (false, _) => &e.class,
+        (true, false) => "(frames without an exception line)",
+        (true, true) => "(a message printed without an exception class)",
     }
 }
 
@@ -474,7 +476,7 @@ fn render(report: &Report, md: bool) -> String {
                 out,
                 "{}. {label}: {}{} (line {})",
                 k + 1,
-                code(class_name(&ex.class)),
+                code(class_name(ex)),
                 msg.map(|m| format!(": {m}")).unwrap_or_default(),
                 ex.line
             );
@@ -508,6 +510,9 @@ fn render(report: &Report, md: bool) -> String {
         for r in &c.flink_version.reasons {
             let _ = writeln!(out, "  - {r}");
         }
+        if let Some(e) = t.flink_evidence.first() {
+            let _ = writeln!(out, "- read as Flink's: {e}");
+        }
         out.push('\n');
         if t.findings.is_empty() {
             out.push_str(&h(3, "No known diagnosis"));
@@ -515,7 +520,7 @@ fn render(report: &Report, md: bool) -> String {
             let _ = writeln!(
                 out,
                 "No rule matched. Root cause: {}.\n",
-                code(class_name(&root.class))
+                code(class_name(root))
             );
             if let Some(a) = &t.answer {
                 for sentence in &a.sentences {

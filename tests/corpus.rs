@@ -91,3 +91,27 @@ fn the_corpus_is_what_the_issue_asks_for() {
         }
     }
 }
+
+/// A trace from other software gets no Flink talk, not even in the no-rule answer's words
+/// (tester round 1: "check its version against your Flink version" on Spark traces).
+#[test]
+fn controls_get_no_flink_words() {
+    for c in corpus()
+        .iter()
+        .filter(|c| c.meta.expect == Expect::NotFlink)
+    {
+        let d = trace_doctor::diagnose(&c.text);
+        for t in &d.traces {
+            if let Some(a) = &t.answer {
+                for s in trace_doctor::answer::sentences(a, &t.trace) {
+                    assert!(
+                        !s.contains("Flink"),
+                        "{}/{}: the answer says \"{s}\"",
+                        c.kind,
+                        c.slug
+                    );
+                }
+            }
+        }
+    }
+}

@@ -86,7 +86,8 @@ pub fn chain(props: &Props) -> Html {
 fn exception(e: &ExceptionView, numbered: bool) -> Html {
     let class = match (e.class.is_empty(), e.relation.as_str()) {
         (true, "thread") => "the thread's stack",
-        (true, _) => "(frames without an exception line)",
+        (true, _) if e.message.is_empty() => "(frames without an exception line)",
+        (true, _) => "(a message printed without an exception class)",
         _ => e.class.as_str(),
     };
     let relation = match &e.parent {
