@@ -210,7 +210,8 @@ const MAX_MESSAGE_LINES_SCANNED: usize = 5_000;
 const MAX_MESSAGE_TRACES: usize = 20;
 
 /// When a text holds no exception at all: its lines that carry a message a rule decides on
-/// (a decisive pattern: [`crate::pattern::MessagePattern::is_decisive`])
+/// (a decisive pattern: [`crate::pattern::MessagePattern::is_decisive`]) or a message only Flink
+/// prints ([`crate::evidence::FLINK_MESSAGES`], for the no-rule answer)
 /// (Flink's `Ask timed out on [Actor[akka://flink/user/dispatcher…`, YARN's `Container … is
 /// running beyond physical memory limits`), each read as a throwable with that message and no
 /// class. The matcher matches such a throwable by its message alone; the platform gate still
@@ -237,7 +238,11 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
             body.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '`' | '*'));
         let trimmed =
             trimmed.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '`' | '*'));
-        if trimmed.is_empty() || !patterns.iter().any(|p| p.is_match(trimmed)) {
+        let decisive = patterns.iter().any(|p| p.is_match(trimmed))
+            || crate::evidence::FLINK_MESSAGES
+                .iter()
+                .any(|m| trimmed.contains(m));
+        if trimmed.is_empty() || !decisive {
             continue;
         }
         let from = start

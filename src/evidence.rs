@@ -120,6 +120,9 @@ pub const FLINK_MESSAGES: &[&str] = &[
     // 1.13.6's flink-table-blink jar; later planners are nested in the planner loader's jar.
     "doesn't support consuming update changes which is produced by node",
     "Could not instantiate the executor. Make sure a planner module is on the classpath",
+    // Checkpoints (restoring a savepoint into a changed job), 1.13.6–2.3.0.
+    "Cannot map checkpoint/savepoint state for operator",
+    "Failed to rollback to checkpoint/savepoint",
     // FlinkUserCodeClassLoaders.SafetyNetWrapperClassLoader.
     "Trying to access closed classloader. Please check if you store classloaders",
     // Metaspace / direct memory enrichment (TaskManagerExceptionUtils / ExceptionUtils).

@@ -527,7 +527,9 @@ fn render(report: &Report, md: bool) -> String {
                     let _ = writeln!(out, "{sentence}\n");
                 }
             }
-            out.push_str("Where it was thrown (innermost frames first):\n");
+            if !root.frames.is_empty() {
+                out.push_str("Where it was thrown (innermost frames first):\n");
+            }
             let user = root
                 .frames
                 .iter()
@@ -542,7 +544,9 @@ fn render(report: &Report, md: bool) -> String {
                     let _ = writeln!(out, "- {}{mark}", code(&frame_text(f)));
                 }
             }
-            out.push('\n');
+            if !root.frames.is_empty() {
+                out.push('\n');
+            }
             if let Some(terms) = &t.search_terms {
                 let _ = writeln!(
                     out,
