@@ -185,7 +185,7 @@ fn kind_of(body: &str) -> Kind {
         Kind::Blank
     } else if body.strip_prefix("at ").is_some_and(is_frame_call) {
         Kind::Frame
-    } else if body.starts_with("Caused by:") {
+    } else if body.starts_with("Caused by:") || body.starts_with("Caused by：") {
         Kind::CausedBy
     } else if body.starts_with("Suppressed:") {
         Kind::Suppressed
@@ -391,7 +391,7 @@ fn inline_throwable_start(body: &str) -> Option<(usize, Option<&'static str>)> {
             && upper
             && if name.contains('.') {
                 after.is_empty()
-                    || after.starts_with(':')
+                    || after.starts_with([':', '：'])
                     || after.starts_with([' ', '`', '*', '"', ')'])
             } else {
                 starts_its_text
@@ -870,7 +870,9 @@ impl<'a> DocParser<'a> {
     /// Offset just after `Caused by:` / `Suppressed:` / `Wrapped by:` and the spaces after it.
     fn after_label(&self, line: &Line) -> usize {
         let body = self.body(line);
-        let colon = body.find(':').map_or(body.len(), |c| c + 1);
+        let colon = body.find([':', '：']).map_or(body.len(), |c| {
+            c + body[c..].chars().next().map_or(1, char::len_utf8)
+        });
         let skip = body[colon..].len() - body[colon..].trim_start().len();
         line.body + colon + skip
     }
@@ -1226,10 +1228,12 @@ impl<'a> DocParser<'a> {
             }
         }
         let line = self.lines[h];
+        // A Chinese mail writes the colon full-width (`DorisRuntimeException：…`).
         let mut message = rest
             .strip_prefix(':')
+            .or_else(|| rest.strip_prefix('：'))
             .map(|m| m.trim().to_owned())
-            .filter(|m| !m.is_empty() || rest.starts_with(':'));
+            .filter(|m| !m.is_empty() || rest.starts_with([':', '：']));
         if name_len == 0 && !text.trim().is_empty() {
             message = Some(text.trim().to_owned());
         }
@@ -1659,6 +1663,22 @@ mod tests {
              \tat org.apache.kafka.clients.consumer.internals.AbstractCoordinator$HeartbeatThread.run(AbstractCoordinator.java:1387)\n"
         );
         assert_eq!(parse(&with_section).traces.len(), 8);
+    }
+
+    /// A Chinese mail (user-zh) writes `Caused by：` and the message colon full-width.
+    #[test]
+    fn full_width_colons_read_as_colons() {
+        let p = parse("java.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\nCaused by： java.io.IOException： boom\n\tat a.B.d(B.java:2)\n");
+        assert_eq!(p.traces.len(), 1);
+        let root = &p.traces[0].throwables[p.traces[0].root_cause()];
+        assert_eq!(root.class, "java.io.IOException");
+        assert_eq!(root.message.as_deref(), Some("boom"));
+        let inline =
+            parse("org.apache.doris.flink.exception.DorisRuntimeException：\nstream load error\n");
+        assert_eq!(
+            inline.traces[0].throwables[0].class,
+            "org.apache.doris.flink.exception.DorisRuntimeException"
+        );
     }
 
     #[test]
