@@ -37,6 +37,11 @@ pub fn trace_card(props: &Props) -> Html {
                 <section class="finding none thread">
                     <h3>{ format!("Thread \"{name}\"") }</h3>
                     <p>{ format!("State: {}", state.as_deref().unwrap_or("not printed")) }</p>
+                    if let Some((_, sentences)) = &t.answer {
+                        <div class="no-rule-answer" aria-label="What the frames show (not a rule)">
+                            { for sentences.iter().map(|s| html! { <p>{ crate::app::code_spans(&s.replace("**", "")) }</p> }) }
+                        </div>
+                    }
                 </section>
             } else if t.findings.is_empty() {
                 <section class="finding none" data-answer={t.answer.as_ref().map(|(id, _)| id.clone())}>
