@@ -40,6 +40,8 @@ pub enum EvidenceKind {
     Container,
     /// The SQL Client's error line above frameless exceptions.
     SqlClient,
+    /// A thread named as Flink names a task's thread: `Map -> Sink: Print (1/2)#0`.
+    TaskThread,
 }
 
 /// One piece of evidence.
@@ -66,6 +68,7 @@ impl Evidence {
             EvidenceKind::Logger => "a Flink log line",
             EvidenceKind::Container => "a Flink container",
             EvidenceKind::SqlClient => "the Flink SQL Client's error line",
+            EvidenceKind::TaskThread => "a thread named as Flink names a task's",
         };
         format!("{what}: `{}`", clip(&self.text))
     }
@@ -167,9 +170,36 @@ fn clip(s: &str) -> String {
     }
 }
 
+/// `Map -> Sink: Print (1/2)#0`: a name, ` (`, subtask `/` parallelism, `)#`, the attempt —
+/// how Flink names a task's thread since 1.11 (FLINK-16620).
+fn is_task_thread_name(name: &str) -> bool {
+    let Some((head, attempt)) = name.rsplit_once(")#") else {
+        return false;
+    };
+    let Some((_, counts)) = head.rsplit_once(" (") else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    digits(attempt)
+        && counts
+            .split_once('/')
+            .is_some_and(|(a, b)| digits(a) && digits(b))
+}
+
 /// The first piece of evidence from the trace's own throwables, frames and messages.
 fn in_trace(trace: &Trace) -> Option<Evidence> {
     const FLINK: &str = "org.apache.flink.";
+    if let Some(th) = trace
+        .thread
+        .as_ref()
+        .filter(|th| is_task_thread_name(&th.name))
+    {
+        return Some(Evidence {
+            kind: EvidenceKind::TaskThread,
+            text: clip(&th.name),
+            span: th.header_span,
+        });
+    }
     for t in &trace.throwables {
         if t.class.starts_with(FLINK) {
             return Some(Evidence {
@@ -501,6 +531,15 @@ mod tests {
     fn a_spark_trace_under_a_flink_log_line_stays_spark_s() {
         let input = "2023-01-01 10:00:00 INFO org.apache.flink.runtime.taskmanager.Task - starting\norg.apache.spark.SparkException: Job aborted\n\tat org.apache.spark.scheduler.DAGScheduler.abortStage(DAGScheduler.scala:1)\n";
         assert!(first(input).is_empty());
+    }
+
+    #[test]
+    fn a_task_thread_of_a_dump_is_flink_s() {
+        assert!(is_task_thread_name("Map -> Sink: Unnamed (1/1)#0"));
+        assert!(!is_task_thread_name("pool-1-thread-1"));
+        assert!(!is_task_thread_name(
+            "Executor task launch worker for task 0.0 (1/2)"
+        ));
     }
 
     #[test]
