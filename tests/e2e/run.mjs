@@ -1733,7 +1733,9 @@ await test('10 MB paste of many different traces: the tab stays responsive, show
 // page, a PerformanceObserver records every long task (> 50 ms) of the page's thread, and each
 // keystroke's latency is measured from its keydown to the frame after its input event.
 // Chromium's own edit of a 1 MB textarea costs 15-50 ms a key in a bare page (its first one
-// 60-150 ms), so the latency budget is on the median key; long tasks are judged on every key.
+// 60-150 ms; on a loaded machine its median key can pass 80 ms), so the latency budget is on the
+// median key, against the bare textarea's median measured in the same run; long tasks are
+// judged on every key.
 await test('typing into a 1 MB text: no main-thread stall of 100 ms or more, progress shown, the diagnosis follows', async (check) => {
   const unit = flagshipText.endsWith('\n') ? flagshipText : flagshipText + '\n';
   const big = manyTraces(1_000_000, unit);
@@ -1793,30 +1795,45 @@ await test('typing into a 1 MB text: no main-thread stall of 100 ms or more, pro
   const bare = watchPage(await context.newPage(), 'bare-textarea');
   await bare.setContent('<textarea id="t" style="width:600px;min-height:55vh;contain:strict;white-space:pre;font:13px monospace"></textarea>');
   await bare.evaluate((t) => {
-    const r = (window.__stall = { tasks: [] });
+    const r = (window.__stall = { tasks: [], keys: [] });
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) r.tasks.push(e.duration);
     }).observe({ type: 'longtask' });
     const area = document.querySelector('#t');
     area.value = t;
     area.setSelectionRange(t.length, t.length);
+    area.addEventListener('keydown', (e) => r.keys.push({ down: e.timeStamp, frame: null }));
+    area.addEventListener('input', () => {
+      const k = r.keys[r.keys.length - 1];
+      if (k && k.frame === null) requestAnimationFrame(() => setTimeout(() => { k.frame = performance.now(); }, 0));
+    });
   }, big);
   await bare.focus('#t');
+  // The same 23 keys as typed into the page, so that the two medians compare.
   await bare.keyboard.press('Enter');
   await bare.keyboard.type('java.lang.Ill', { delay: 60 });
-  await bare.keyboard.type('ega', { delay: 1000 });
+  await bare.keyboard.type('egalState', { delay: 1000 });
   await sleep(300);
-  const floor = Math.max(0, ...(await bare.evaluate(() => window.__stall.tasks)));
+  const bareStall = await bare.evaluate(() => window.__stall);
+  const floor = Math.max(0, ...bareStall.tasks);
+  const bareSorted = bareStall.keys.map((k) => (k.frame ?? Infinity) - k.down).sort((a, b) => a - b);
+  const bareMedian = bareSorted[bareSorted.length >> 1] ?? 0;
   await bare.close();
   const allowed = Math.max(100, floor + 50);
   check(longest < allowed, `the longest main-thread task took ${ms(longest)} (allowed ${ms(allowed)}: a bare 1 MB textarea's longest was ${ms(floor)}); long tasks: ${r.tasks.map(ms).join(', ')}`);
   const latencies = r.keys.map((k) => (k.frame ?? Infinity) - k.down);
   const sorted = [...latencies].sort((a, b) => a - b);
   const median = sorted[sorted.length >> 1];
-  check(median < 100, `the median keystroke took ${ms(median)} from keydown to its frame (budget 100 ms; all: ${latencies.map((x) => x.toFixed(0)).join(' ')})`);
+  // The same floor for the median key: what Chromium's own edit of the bare 1 MB textarea costs
+  // a key now, on this machine (measured in the same run, like the long tasks above); the page
+  // may add at most 50 ms to it, as for the long tasks (it adds 30-45 ms on this machine kind,
+  // before issue 11 as after), and the budget
+  // is never under 100 ms.
+  const medianBudget = Math.max(100, bareMedian + 50);
+  check(median < medianBudget, `the median keystroke took ${ms(median)} from keydown to its frame (budget ${ms(medianBudget)}: a bare 1 MB textarea's median key took ${ms(bareMedian)}; all: ${latencies.map((x) => x.toFixed(0)).join(' ')})`);
   console.log(
     `    typing into ${big.length} chars: ${r.keys.length} keys, keydown -> frame: median ${ms(median)}, first ${ms(latencies[0])}, worst ${ms(sorted[sorted.length - 1])}; ` +
-      `${updates} diagnoses while typing; long tasks (> 50 ms): ${r.tasks.length ? r.tasks.map(ms).join(', ') : 'none'}; a bare 1 MB textarea's longest: ${ms(floor)}`,
+      `${updates} diagnoses while typing; long tasks (> 50 ms): ${r.tasks.length ? r.tasks.map(ms).join(', ') : 'none'}; a bare 1 MB textarea's longest: ${ms(floor)}, its median key: ${ms(bareMedian)}`,
   );
 });
 
