@@ -424,7 +424,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
         root_cause: t
             .exceptions
             .get(root)
-            .map(|e| class_name(e).to_owned())
+            .map(|e| crate::report::class_name(e).to_owned())
             .unwrap_or_default(),
         quote,
         marks,
@@ -476,16 +476,6 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
     }
 }
 
-/// The class as printed, or what stands in its place: frames without a header, or a message
-/// printed without any class (a log line read for its message).
-fn class_name(e: &ExceptionReport) -> &str {
-    match (e.class.is_empty(), e.frames.is_empty()) {
-        (false, _) => &e.class,
-        (true, false) => "(frames without an exception line)",
-        (true, true) => "(a message printed without an exception class)",
-    }
-}
-
 /// At most `max` chars of `s` with runs of whitespace as one space, `…` when cut. Reads at most
 /// a few times `max` bytes of `s`.
 fn clip(s: &str, max: usize) -> String {
@@ -523,8 +513,8 @@ fn header_text(e: &ExceptionReport) -> String {
         m.get(..end).unwrap_or_default()
     });
     let line = match message {
-        Some(m) => format!("{prefix}{}: {m}", class_name(e)),
-        None => format!("{prefix}{}", class_name(e)),
+        Some(m) => format!("{prefix}{}: {m}", crate::report::class_name(e)),
+        None => format!("{prefix}{}", crate::report::class_name(e)),
     };
     clip(&line, MAX_QUOTED_CHARS)
 }

@@ -375,8 +375,8 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
 }
 
 /// The class as printed, or what stands in its place: frames without a header, or a message
-/// printed without any class (a log line read for its message).
-fn class_name(e: &ExceptionReport) -> &str {
+/// printed without any class (a log line read for its message). The replies say the same.
+pub(crate) fn class_name(e: &ExceptionReport) -> &str {
     match (e.class.is_empty(), e.frames.is_empty()) {
         (false, _) => &e.class,
         (true, false) => "(frames without an exception line)",
