@@ -147,12 +147,13 @@ pub struct NoRuleAnswer {
     pub flink: bool,
 }
 
-/// `(frame glob-free prefix or suffix test, phase)`: first match innermost-first wins.
+/// The phase a frame shows, by its method and class names; [`phase`] takes the first frame that
+/// shows one, innermost first.
 fn phase_of_frame(class: &str, method: &str) -> Option<Phase> {
     let m = method;
     let simple = class.rsplit('.').next().unwrap_or(class);
     let flink = class.starts_with("org.apache.flink.");
-    if m == "notifyCheckpointComplete" || m.starts_with("notifyCheckpointComplete") {
+    if m.starts_with("notifyCheckpointComplete") {
         return Some(Phase::CheckpointComplete);
     }
     if simple.starts_with("AsyncCheckpointRunnable")

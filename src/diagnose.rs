@@ -234,10 +234,9 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
         let start = at;
         at += line.len();
         let body = line.trim_end_matches(['\n', '\r']);
-        let trimmed =
+        let lead =
             body.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '`' | '*'));
-        let trimmed =
-            trimmed.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '`' | '*'));
+        let trimmed = lead.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '`' | '*'));
         let decisive = patterns.iter().any(|p| p.is_match(trimmed))
             || crate::evidence::FLINK_MESSAGES
                 .iter()
@@ -245,25 +244,13 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
         if trimmed.is_empty() || !decisive {
             continue;
         }
-        let from = start
-            + (body.len()
-                - body
-                    .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '`' | '*'))
-                    .len());
+        let from = start + (body.len() - lead.len());
         let span = crate::span::Span::new(from, from + trimmed.len());
+        let mut throwable = parse::empty_throwable(span, crate::model::Relation::Top);
+        throwable.message = Some(trimmed.to_owned());
+        throwable.class_span = crate::span::Span::new(from, from);
         out.push(Trace {
-            throwables: vec![crate::model::Throwable {
-                class: String::new(),
-                printed_as: None,
-                message: Some(trimmed.to_owned()),
-                header_span: span,
-                class_span: crate::span::Span::new(from, from),
-                frames: Vec::new(),
-                omitted: None,
-                relation: crate::model::Relation::Top,
-                cause: None,
-                suppressed: Vec::new(),
-            }],
+            throwables: vec![throwable],
             span,
             container: crate::decode::Container::Plain,
             thread: None,

@@ -72,6 +72,15 @@ impl Evidence {
         };
         format!("{what}: `{}`", clip(&self.text))
     }
+
+    /// [`Evidence::describe`] with the 1-based input line: "a Flink log line: `…` (line 12)".
+    pub fn describe_at(&self, index: &crate::span::LineIndex) -> String {
+        format!(
+            "{} (line {})",
+            self.describe(),
+            index.line_of(self.span.start)
+        )
+    }
 }
 
 /// Messages only Flink prints (substrings of its string constants), with the releases whose

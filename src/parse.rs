@@ -328,9 +328,12 @@ fn line_throwable_start(body: &str) -> Option<usize> {
     })
 }
 
+/// How the simple name of a throwable class ends.
+const THROWABLE_SUFFIXES: [&str; 3] = ["Exception", "Error", "Throwable"];
+
 /// Cheap test before looking for an exception inside a line.
 fn mentions_throwable(body: &str) -> bool {
-    body.contains("Exception") || body.contains("Error") || body.contains("Throwable")
+    THROWABLE_SUFFIXES.iter().any(|s| body.contains(s))
 }
 
 /// Marks that open inline text around an exception, with what closes them.
@@ -359,7 +362,7 @@ fn inline_throwable_start(body: &str) -> Option<(usize, Option<&'static str>)> {
         let name = &body[i..i + len];
         let after = &body[i + len..];
         let simple = name.rsplit('.').next().unwrap_or(name);
-        let suffix_ok = ["Exception", "Error", "Throwable"]
+        let suffix_ok = THROWABLE_SUFFIXES
             .iter()
             .any(|s| simple.len() > s.len() && simple.ends_with(s));
         let upper = simple
@@ -424,10 +427,7 @@ fn throwable_key(t: &Throwable) -> (String, String) {
 /// A qualified name whose simple name ends in `Exception`, `Error` or `Throwable`.
 fn throwable_like(name: &str) -> bool {
     let simple = name.rsplit('.').next().unwrap_or(name);
-    name.contains('.')
-        && ["Exception", "Error", "Throwable"]
-            .iter()
-            .any(|s| simple.ends_with(s))
+    name.contains('.') && THROWABLE_SUFFIXES.iter().any(|s| simple.ends_with(s))
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -708,10 +708,9 @@ impl<'a> DocParser<'a> {
             };
             match start {
                 Some(start) => {
-                    let first = match start {
-                        Start::Throwable { line, .. } | Start::Thread { line, .. } => line,
-                        Start::Headerless { line } => line,
-                    };
+                    let (Start::Throwable { line: first, .. }
+                    | Start::Thread { line: first, .. }
+                    | Start::Headerless { line: first }) = start;
                     let next = self.read_trace(start);
                     i = next.max(i + 1);
                     covered.push((first.min(i), i));
@@ -1435,7 +1434,7 @@ fn original_in_message(message: &str) -> Option<(String, Option<String>)> {
     Some((name.to_owned(), (!rest.is_empty()).then(|| rest.to_owned())))
 }
 
-fn empty_throwable(span: Span, relation: Relation) -> Throwable {
+pub(crate) fn empty_throwable(span: Span, relation: Relation) -> Throwable {
     Throwable {
         class: String::new(),
         printed_as: None,

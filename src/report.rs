@@ -343,11 +343,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     follow_on: a.follow_on.clone(),
                     sentences: crate::answer::sentences(a, t),
                 }),
-                flink_evidence: d
-                    .evidence
-                    .iter()
-                    .map(|e| format!("{} (line {})", e.describe(), line(e.span)))
-                    .collect(),
+                flink_evidence: d.evidence.iter().map(|e| e.describe_at(&index)).collect(),
                 thread: t.thread.as_ref().map(|th| ThreadReport {
                     name: th.name.clone(),
                     state: th.state.clone(),

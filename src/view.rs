@@ -719,11 +719,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .answer
             .as_ref()
             .map(|a| (a.component.id.clone(), crate::answer::sentences(a, t))),
-        flink_evidence: d
-            .evidence
-            .iter()
-            .map(|e| format!("{} (line {})", e.describe(), index.line_of(e.span.start)))
-            .collect(),
+        flink_evidence: d.evidence.iter().map(|e| e.describe_at(index)).collect(),
         root_cause: {
             let root = &t.throwables[d.root_cause];
             match &root.message {

@@ -37,21 +37,13 @@ pub fn trace_card(props: &Props) -> Html {
                 <section class="finding none thread">
                     <h3>{ format!("Thread \"{name}\"") }</h3>
                     <p>{ format!("State: {}", state.as_deref().unwrap_or("not printed")) }</p>
-                    if let Some((_, sentences)) = &t.answer {
-                        <div class="no-rule-answer" aria-label="What the frames show (not a rule)">
-                            { for sentences.iter().map(|s| html! { <p>{ crate::app::code_spans(&s.replace("**", "")) }</p> }) }
-                        </div>
-                    }
+                    { no_rule_answer(t.answer.as_ref()) }
                 </section>
             } else if t.findings.is_empty() {
                 <section class="finding none" data-answer={t.answer.as_ref().map(|(id, _)| id.clone())}>
                     <h3>{"No known diagnosis"}</h3>
                     <p>{"Root cause: "}<code>{ &t.root_cause }</code></p>
-                    if let Some((_, sentences)) = &t.answer {
-                        <div class="no-rule-answer" aria-label="What the frames show (not a rule)">
-                            { for sentences.iter().map(|s| html! { <p>{ crate::app::code_spans(&s.replace("**", "")) }</p> }) }
-                        </div>
-                    }
+                    { no_rule_answer(t.answer.as_ref()) }
                     if let Some(terms) = &t.search_terms {
                         <p class="search-terms">{"Search the mailing-list archives and JIRA for: "}<code>{ terms }</code></p>
                     }
@@ -85,5 +77,18 @@ pub fn trace_card(props: &Props) -> Html {
             }
             <Chain chain={t.chain.clone()} last_line={t.lines.1} numbered={t.numbered} />
         </article>
+    }
+}
+
+/// The no-rule answer's paragraphs (`crate::answer::sentences`), under a thread's state or the
+/// "No known diagnosis" root cause; nothing without an answer.
+fn no_rule_answer(answer: Option<&(String, Vec<String>)>) -> Html {
+    let Some((_, sentences)) = answer else {
+        return Html::default();
+    };
+    html! {
+        <div class="no-rule-answer" aria-label="What the frames show (not a rule)">
+            { for sentences.iter().map(|s| html! { <p>{ crate::app::code_spans(&s.replace("**", "")) }</p> }) }
+        </div>
     }
 }
