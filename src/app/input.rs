@@ -139,8 +139,10 @@ pub fn input_panel(props: &Props) -> Html {
     html! {
         <section class="input" aria-label="Stack trace input">
             <label for="trace-input" class="input-label">{"Stack trace"}</label>
-            <textarea id="trace-input" ref={area.clone()} {oninput} spellcheck="false" autocomplete="off"
-                placeholder="Paste a stack trace (log, mail, Flink web UI, REST JSON)…" />
+            <div class="input-area">
+                <textarea id="trace-input" ref={area.clone()} {oninput} spellcheck="false" autocomplete="off"
+                    placeholder="Paste a stack trace (log, mail, Flink web UI, REST JSON)…" />
+            </div>
             <div class="actions">
                 <button id="try-example" type="button" class="primary" onclick={replace_with(crate::FLAGSHIP_EXAMPLE)}>{"Try the example"}</button>
                 <button id="clear" type="button" disabled={!props.has_text} onclick={replace_with("")}>{"Clear"}</button>
