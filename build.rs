@@ -126,7 +126,11 @@ fn main() {
             );
         }
         render(&mut rule.summary);
-        for c in &mut rule.conditions {
+        let variant_conditions = rule
+            .variants
+            .iter_mut()
+            .flat_map(|v| v.conditions.iter_mut());
+        for c in rule.conditions.iter_mut().chain(variant_conditions) {
             if let schema::Condition::Sequence { steps, .. } = c {
                 for step in steps.iter_mut() {
                     if let Some(e) = &mut step.explain {

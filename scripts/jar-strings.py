@@ -5,7 +5,8 @@ Usage: jar-strings.py <release archive (.tar.gz or .whl)> <out.tsv>
 
 Writes one line per distinct (string, class) pair: `string<TAB>class`, for the classes under
 org/apache/flink (and shaded packages inside Flink's jars) of every jar in the release's lib/,
-opt/ and plugins/ folders. The strings are the CONSTANT_Utf8 and CONSTANT_String entries of
+opt/ and plugins/ folders, and of the jars nested in them (the planner inside
+flink-table-planner-loader). The strings are the CONSTANT_Utf8 and CONSTANT_String entries of
 the class files' constant pools (what `javap -v` lists): messages, config keys, formats.
 Newlines inside a string are written as \\n. Used to check rule messages and config keys
 against the releases (issues 11 and 12).
@@ -62,20 +63,26 @@ def jars(archive):
             if m.name.endswith('.jar') and ('/lib/' in m.name or '/opt/' in m.name or '/plugins/' in m.name):
                 yield m.name, t.extractfile(m).read()
 
+def classes(data, depth=0):
+    """(class name, class bytes) of a jar's classes under org/apache/flink, and of the jars
+    nested in it (flink-table-planner-loader holds flink-table-planner.jar)."""
+    try:
+        z = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        return
+    for cn in z.namelist():
+        if cn.endswith('.jar') and depth < 2:
+            yield from classes(z.read(cn), depth + 1)
+        elif cn.endswith('.class') and 'org/apache/flink' in cn:
+            yield cn[:-6].replace('/', '.'), z.read(cn)
+
 def main():
     archive, out = sys.argv[1], sys.argv[2]
     seen = set()
     with open(out, 'w', encoding='utf-8') as f:
         for name, data in jars(archive):
-            try:
-                z = zipfile.ZipFile(io.BytesIO(data))
-            except zipfile.BadZipFile:
-                continue
-            for cn in z.namelist():
-                if not cn.endswith('.class') or 'org/apache/flink' not in cn:
-                    continue
-                cls = cn[:-6].replace('/', '.')
-                for s in strings_of_class(z.read(cn)):
+            for cls, body in classes(data):
+                for s in strings_of_class(body):
                     key = (s, cls)
                     if key in seen:
                         continue

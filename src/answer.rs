@@ -123,6 +123,11 @@ pub enum Basis {
     OperatorName(String),
     /// The class of an exception printed without frames.
     ExceptionClass(String),
+    /// A log line's logger, when the text holds no exception (the logger as printed).
+    Logger(String),
+    /// An exception of another component wrapping a JDBC driver's, which only relays the
+    /// database's answer: `(wrapper class, driver's class)`.
+    Caller(String, String),
     /// Nothing in the text says: Flink when the text is Flink's, else the JDK.
     Nothing,
 }
@@ -353,6 +358,13 @@ pub fn thrower(
 ) -> (Component, Option<(usize, usize)>, Basis) {
     let chain: Vec<usize> = trace.cause_chain().into_iter().rev().collect();
     let root = &trace.throwables[trace.root_cause()];
+    if let Some(l) = &root.logged {
+        return (
+            component::of_class(&l.logger),
+            None,
+            Basis::Logger(l.logger.clone()),
+        );
+    }
     let named: Vec<(String, Component)> = classes_in(root.message.as_deref().unwrap_or(""))
         .into_iter()
         .filter(|n| !component::passes_through(n))
@@ -401,6 +413,25 @@ pub fn thrower(
         // A class written without its package (in prose) names no project.
         if th.frames.is_empty() && th.class.contains('.') {
             let c = component::of_class(&th.class);
+            // A JDBC driver's exception relays the database's answer (`ERROR: replication slot
+            // "debezium" already exists`): the component that made the call is the wrapper
+            // around it, when the chain names one (`io.debezium.DebeziumException`).
+            if c.id == "jdbc-driver" {
+                let caller = chain
+                    .iter()
+                    .skip_while(|&&u| u != t)
+                    .skip(1)
+                    .map(|&u| &trace.throwables[u])
+                    .filter(|o| o.class.contains('.'))
+                    .map(|o| (o, component::of_class(&o.class)))
+                    .find(|(_, oc)| {
+                        matches!(oc.kind, ComponentKind::Connector | ComponentKind::Library)
+                            && oc.id != "jdbc-driver"
+                    });
+                if let Some((o, oc)) = caller {
+                    return (oc, None, Basis::Caller(o.class.clone(), th.class.clone()));
+                }
+            }
             if c.kind == ComponentKind::Flink {
                 if let Some((op, basis)) = by_operator() {
                     return (op, None, basis);
@@ -536,6 +567,19 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
             Basis::ExceptionClass(class) => format!(
                 "No rule knows this failure. The exception is a class of **{name}** (`{}`); the text has no frames to show where it was thrown.",
                 clip(class, 120)
+            ),
+            Basis::Caller(wrapper, driver) => format!(
+                "No rule knows this failure. The database refused a call of **{name}**: its `{}` wraps the JDBC driver's `{}`, which only passes on the database's answer (read its message).",
+                clip(wrapper, 120),
+                clip(driver, 120)
+            ),
+            Basis::Logger(logger) => format!(
+                "No rule knows this failure. The text holds no exception, only a {} line logged by **{name}** (`{}`): its message is the clue, and the full log around it shows the exception, if any.",
+                trace.throwables[trace.root_cause()]
+                    .logged
+                    .as_ref()
+                    .map_or("log", |l| l.level.as_str()),
+                clip(logger, 120)
             ),
             Basis::Nothing if trace.throwables.iter().all(|t| t.frames.is_empty()) => {
                 "No rule knows this failure, and the text has no frames to show which code threw it.".to_owned()

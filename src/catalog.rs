@@ -71,7 +71,11 @@ impl Entry {
                     d.summary.md.clone(),
                     d.versions.clone(),
                 ];
-                for c in &d.conditions {
+                for c in d
+                    .conditions
+                    .iter()
+                    .chain(d.variants.iter().flat_map(|v| v.conditions.iter()))
+                {
                     match c {
                         Condition::Throwable { class, message, .. } => {
                             parts.push(class.clone());
@@ -143,7 +147,20 @@ pub fn rule_page(id: &str) -> Option<RulePage> {
         entry: Entry::of(rule),
         since: d.since.clone(),
         fixed_in: d.fixed_in.clone(),
-        conditions: d.conditions.iter().map(condition_text).collect(),
+        conditions: d
+            .conditions
+            .iter()
+            .map(condition_text)
+            .chain(d.variants.iter().enumerate().map(|(i, v)| {
+                let texts: Vec<String> = v.conditions.iter().map(condition_text).collect();
+                format!(
+                    "{} {}: {}",
+                    if i == 0 { "Either" } else { "or" },
+                    v.what,
+                    texts.join("; ")
+                )
+            }))
+            .collect(),
         explanation: ExplanationView::of(rule),
         example_name: d.example.clone().unwrap_or_default(),
         example: rules::example(id).unwrap_or_default().to_owned(),
@@ -174,6 +191,7 @@ pub fn condition_text(c: &Condition) -> String {
         Condition::Throwable {
             class,
             message,
+            not_message,
             bind,
             optional: opt,
             ..
@@ -181,6 +199,9 @@ pub fn condition_text(c: &Condition) -> String {
             let mut s = format!("A throwable of class {class}");
             if let Some(m) = message {
                 s.push_str(&format!(" whose message matches /{m}/"));
+            }
+            if let Some(m) = not_message {
+                s.push_str(&format!(" and does not match /{m}/"));
             }
             if let Some(b) = bind {
                 s.push_str(&format!(", named \"{b}\""));
@@ -246,7 +267,10 @@ mod tests {
             let page = rule_page(&rule.def.id).expect("a page");
             assert!(page.example_name.starts_with("match-"), "{}", rule.def.id);
             assert!(!page.example.trim().is_empty(), "{}", rule.def.id);
-            assert_eq!(page.conditions.len(), rule.def.conditions.len());
+            assert_eq!(
+                page.conditions.len(),
+                rule.def.conditions.len() + rule.def.variants.len()
+            );
         }
         assert!(rule_page("no-such-rule").is_none());
         let flagship = groups

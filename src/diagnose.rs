@@ -120,6 +120,10 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
     if parsed.traces.is_empty() {
         parsed.traces = message_lines(input, rules);
     }
+    if parsed.traces.is_empty() {
+        // No exception at all: the warning or error the log shows still names a component.
+        parsed.traces.extend(crate::logline::telling_line(input));
+    }
     let total = parsed.traces.len();
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
     // Identical traces are merged: candidates are found by a hash of what `same_trace` compares.
@@ -220,7 +224,7 @@ const MAX_MESSAGE_TRACES: usize = 20;
 fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
     let patterns: Vec<&crate::pattern::MessagePattern> = rules
         .iter()
-        .flat_map(|r| r.conditions.iter())
+        .flat_map(|r| r.all_conditions())
         .filter_map(|c| match c {
             rules::Compiled::Throwable {
                 message: Some(m), ..

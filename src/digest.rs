@@ -424,7 +424,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
         root_cause: t
             .exceptions
             .get(root)
-            .map(|e| crate::report::class_name(e).to_owned())
+            .map(|e| crate::report::class_name(e).into_owned())
             .unwrap_or_default(),
         quote,
         marks,

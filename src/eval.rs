@@ -281,6 +281,19 @@ fn answer_component(d: &TraceDiagnosis) -> Option<&str> {
     d.answer.as_ref().map(|a| a.component.id.as_str())
 }
 
+/// Whether the no-rule answer's `component` is the `expected` one: the same id, or, for an
+/// expectation `other:<package>` (a project without an id of its own in the corpus), a
+/// component whose package is that package or inside it.
+fn names_component(expected: &str, component: &crate::component::Component) -> bool {
+    if component.id == expected {
+        return true;
+    }
+    expected.strip_prefix("other:").is_some_and(|package| {
+        let own = component.package.trim_end_matches('.');
+        !own.is_empty() && (own == package || own.starts_with(&format!("{package}.")))
+    })
+}
+
 /// Scores one case on its diagnosis.
 pub fn score(case: &Case, diagnosis: &Diagnosis) -> Outcome {
     let order = diagnosis.order_of_interest();
@@ -313,14 +326,15 @@ pub fn score(case: &Case, diagnosis: &Diagnosis) -> Outcome {
             Placement::Missing
         }),
         Expect::Component { component, .. } => {
-            let want = format!("component:{component}");
-            Some(if first == want {
+            let names = |d: &TraceDiagnosis| {
+                d.answer
+                    .as_ref()
+                    .is_some_and(|a| names_component(component, &a.component))
+            };
+            let lead_names = lead.is_some_and(|d| d.findings.is_empty() && names(d));
+            Some(if lead_names {
                 Placement::First
-            } else if diagnosis
-                .traces
-                .iter()
-                .any(|d| answer_component(d) == Some(component.as_str()))
-            {
+            } else if diagnosis.traces.iter().any(names) {
                 Placement::Present
             } else {
                 Placement::Missing

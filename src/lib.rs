@@ -21,6 +21,7 @@ pub mod eval;
 pub mod evidence;
 pub mod frames;
 pub mod glob;
+pub mod logline;
 pub mod matcher;
 pub mod model;
 pub mod parse;

@@ -147,8 +147,28 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Applies `rule` to a prepared trace. Returns `None` when a required condition fails.
+/// Applies `rule` to a prepared trace. Returns `None` when a required condition fails. A rule
+/// with variants ([`crate::rules::schema::RuleDef::variants`]) fires with the first variant
+/// whose conditions, with the rule's own, all hold; the evidence says which one.
 pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
+    if rule.variants.is_empty() {
+        return apply_conditions(rule, &rule.conditions, prepared);
+    }
+    rule.variants.iter().find_map(|(what, list)| {
+        apply_conditions(rule, list, prepared).map(|mut f| {
+            f.evidence
+                .insert(0, format!("the failure shows as: {what}"));
+            f
+        })
+    })
+}
+
+/// Applies one list of compiled conditions of `rule` (its own, or a variant's with its own).
+fn apply_conditions(
+    rule: &Rule,
+    conditions: &[Compiled],
+    prepared: &Prepared<'_>,
+) -> Option<Finding> {
     let Prepared {
         trace,
         order,
@@ -186,11 +206,12 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
             c.clone()
         }
     };
-    for cond in &rule.conditions {
+    for cond in conditions {
         match cond {
             Compiled::Throwable {
                 class,
                 message,
+                not_message,
                 bind,
                 role,
                 optional,
@@ -210,6 +231,9 @@ pub fn apply(rule: &Rule, prepared: &Prepared<'_>) -> Option<Finding> {
                         && message
                             .as_ref()
                             .is_none_or(|m| th.message.as_deref().is_some_and(|s| m.is_match(s)))
+                        && not_message
+                            .as_ref()
+                            .is_none_or(|m| !th.message.as_deref().is_some_and(|s| m.is_match(s)))
                 });
                 match found {
                     Some(t) => {
@@ -404,9 +428,11 @@ pub fn diagnose(trace: &Trace, rules: &[Rule]) -> Vec<Finding> {
     // wrapper such as "Recovery is suppressed by …" yields to one about what it wraps).
     let root = trace.root_cause();
     let at_root = |f: &Finding| f.highlights.iter().any(|h| h.throwable == root);
+    let wrapper = |f: &Finding| rules.iter().any(|r| r.def.wrapper && r.def.id == f.rule);
     findings.sort_by(|a, b| {
-        b.specificity
-            .cmp(&a.specificity)
+        wrapper(a)
+            .cmp(&wrapper(b))
+            .then_with(|| b.specificity.cmp(&a.specificity))
             .then_with(|| at_root(b).cmp(&at_root(a)))
             .then_with(|| a.rule.cmp(&b.rule))
     });
@@ -511,11 +537,61 @@ mod tests {
         assert!(fires(&r, TRACE).is_some());
         let r = rule(r#"[{"kind":"throwable","class":"java.io.*","message":"savepoint"}]"#);
         assert!(fires(&r, TRACE).is_none(), "message must match too");
+        let r = rule(
+            r#"[{"kind":"throwable","class":"java.io.*","message":"checkpoint","not_message":"for operator x"}]"#,
+        );
+        assert!(
+            fires(&r, TRACE).is_none(),
+            "a message matching not_message is passed over"
+        );
+        let r = rule(
+            r#"[{"kind":"throwable","class":"java.io.*","message":"checkpoint","not_message":"savepoint"}]"#,
+        );
+        assert!(fires(&r, TRACE).is_some());
         let r = rule(r#"[{"kind":"throwable","class":"java.lang.Error","optional":true}]"#);
         assert!(
             fires(&r, TRACE).is_some(),
             "optional conditions do not block"
         );
+    }
+
+    fn rule_with_variants(conditions: &str, variants: &str) -> Rule {
+        let json = format!(
+            r#"{{"id":"t","title":"T","summary":"s","category":"c","severity":"error","platform":"jvm",
+                "versions":"all","conditions":{conditions},"variants":{variants},
+                "explanation":{{"why":"w","fixes":["f"]}},"references":[]}}"#
+        );
+        Rule::compile(serde_json::from_str(&json).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_rule_with_variants_needs_one_variant_and_its_own_conditions() {
+        // Either the IllegalStateException with its frame b.Inner.go, or a wrapper whose message
+        // names it; in both cases a frame a.Top.run in the top throwable.
+        let r = rule_with_variants(
+            r#"[{"kind":"frame","within":"top","frame":"a.Top.run"}]"#,
+            r#"[{"what":"printed","conditions":[{"kind":"throwable","class":"*IllegalStateException","bind":"ise"},
+                                                  {"kind":"frame","within":"ise","frame":"b.Inner.go"}]},
+                {"what":"named in a message","conditions":[{"kind":"throwable","class":"java.io.IOException","message":"^java\\.lang\\.IllegalStateException"}]}]"#,
+        );
+        let f = fires(&r, TRACE).expect("the first variant");
+        assert_eq!(f.evidence[0], "the failure shows as: printed");
+        let wrapped = "java.io.IOException: java.lang.IllegalStateException: boom\n\tat a.Top.run(Top.java:1)\n";
+        let f = fires(&r, wrapped).expect("the second variant");
+        assert_eq!(f.evidence[0], "the failure shows as: named in a message");
+        let neither =
+            "java.io.IOException: java.lang.RuntimeException: boom\n\tat a.Top.run(Top.java:1)\n";
+        assert!(fires(&r, neither).is_none(), "no variant");
+        let no_common = "java.io.IOException: java.lang.IllegalStateException: boom\n\tat z.Other.run(Other.java:1)\n";
+        assert!(
+            fires(&r, no_common).is_none(),
+            "the rule's own conditions still hold for every variant"
+        );
+        // A variant's binds resolve for its own conditions; a `within` naming no bind is refused.
+        let json = r#"{"id":"t","title":"T","summary":"s","category":"c","severity":"error","platform":"jvm",
+            "versions":"all","conditions":[],"variants":[{"what":"w","conditions":[{"kind":"frame","within":"nope","frame":"a.*"}]}],
+            "explanation":{"why":"w","fixes":["f"]},"references":[]}"#;
+        assert!(Rule::compile(serde_json::from_str(json).unwrap()).is_err());
     }
 
     #[test]

@@ -130,6 +130,20 @@ pub struct Throwable {
     pub cause: Option<usize>,
     /// Indices of `Suppressed:` throwables, in print order.
     pub suppressed: Vec<usize>,
+    /// For a log line read when the text holds no exception at all: its level and logger
+    /// (the message is [`Throwable::message`], the class is empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logged: Option<Logged>,
+}
+
+/// A log line printed without an exception (`… WARN  org.apache.flink…KinesisProxy  - Got
+/// recoverable SdkClientException …`): what a text without any exception still tells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Logged {
+    /// The level as printed: `ERROR`, `FATAL`, `WARN` or `WARNING`.
+    pub level: String,
+    /// The logger, usually the class that logged (`io.debezium.connector.mysql.MySqlStreamingChangeEventSource`).
+    pub logger: String,
 }
 
 impl Throwable {

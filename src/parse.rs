@@ -850,6 +850,8 @@ impl<'a> DocParser<'a> {
                     };
                     let stop = line.kind.structural()
                         || blank_run > MAX_BLANK_RUN
+                        // The closing fence of a Markdown code block ends the error.
+                        || body.starts_with("```")
                         || body.starts_with("Flink SQL>")
                         || ["[ERROR]", "[INFO]", "[WARNING]"]
                             .iter()
@@ -1236,8 +1238,6 @@ impl<'a> DocParser<'a> {
         if name_len == 0 && !text.trim().is_empty() {
             message = Some(text.trim().to_owned());
         }
-        // Message continuation: Other/Blank lines followed by a structural line (or, printed
-        // without frames, by the end of the error).
         let (mut j, found) = self.message_end(h, message_lines);
         let mut end = line.end;
         if found && j > h + 1 {
@@ -1273,6 +1273,27 @@ impl<'a> DocParser<'a> {
             }
         } else {
             j = h + 1;
+            // A header ending in `: ` whose message is on the next line alone, as a mail or an
+            // issue wraps it (`…UnsupportedFileSystemSchemeException: ` and `Could not find a
+            // file system implementation …` below it, no frames after): that line is the message.
+            let open_colon = message.as_deref() == Some("");
+            if open_colon
+                && !matches!(message_lines, MessageLines::Inline(Some(_)))
+                && h + 1 < self.lines.len()
+            {
+                let next = self.lines[h + 1];
+                let nb = self.body(&next).trim();
+                if next.kind == Kind::Other
+                    && !nb.is_empty()
+                    && !nb.starts_with("```")
+                    && line_throwable_start(nb).is_none()
+                    && header_start(nb).is_none()
+                {
+                    message = Some(nb.to_owned());
+                    end = next.end;
+                    j = h + 2;
+                }
+            }
         }
         if let MessageLines::Inline(Some(close)) = message_lines {
             if let Some(m) = &mut message {
@@ -1310,6 +1331,7 @@ impl<'a> DocParser<'a> {
             relation,
             cause: None,
             suppressed: Vec::new(),
+            logged: None,
         };
         (throwable, j)
     }
@@ -1446,6 +1468,7 @@ pub(crate) fn empty_throwable(span: Span, relation: Relation) -> Throwable {
         relation,
         cause: None,
         suppressed: Vec::new(),
+        logged: None,
     }
 }
 

@@ -97,6 +97,9 @@ pub struct ExceptionReport {
     pub line: usize,
     /// Frames, innermost first, including those restored from `... N more`.
     pub frames: Vec<FrameReport>,
+    /// For a log line read when the text holds no exception: its level and logger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logged: Option<crate::model::Logged>,
 }
 
 /// One frame.
@@ -252,6 +255,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                         class: th.class.clone(),
                         printed_as: th.printed_as.clone(),
                         message: th.message.clone(),
+                        logged: th.logged.clone(),
                         relation: rel,
                         parent,
                         line: line(th.header_span),
@@ -372,11 +376,12 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
 
 /// The class as printed, or what stands in its place: frames without a header, or a message
 /// printed without any class (a log line read for its message). The replies say the same.
-pub(crate) fn class_name(e: &ExceptionReport) -> &str {
-    match (e.class.is_empty(), e.frames.is_empty()) {
-        (false, _) => &e.class,
-        (true, false) => "(frames without an exception line)",
-        (true, true) => "(a message printed without an exception class)",
+pub(crate) fn class_name(e: &ExceptionReport) -> std::borrow::Cow<'_, str> {
+    match (e.class.is_empty(), e.frames.is_empty(), &e.logged) {
+        (false, ..) => e.class.as_str().into(),
+        (true, false, _) => "(frames without an exception line)".into(),
+        (true, true, Some(l)) => format!("(a {} log line of {})", l.level, l.logger).into(),
+        (true, true, None) => "(a message printed without an exception class)".into(),
     }
 }
 
@@ -472,7 +477,7 @@ fn render(report: &Report, md: bool) -> String {
                 out,
                 "{}. {label}: {}{} (line {})",
                 k + 1,
-                code(class_name(ex)),
+                code(&class_name(ex)),
                 msg.map(|m| format!(": {m}")).unwrap_or_default(),
                 ex.line
             );
@@ -516,7 +521,7 @@ fn render(report: &Report, md: bool) -> String {
             let _ = writeln!(
                 out,
                 "No rule matched. Root cause: {}.\n",
-                code(class_name(root))
+                code(&class_name(root))
             );
             if let Some(a) = &t.answer {
                 for sentence in &a.sentences {

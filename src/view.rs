@@ -254,6 +254,10 @@ pub struct ExceptionView {
     pub depth: usize,
     /// Fully qualified class (empty: frames without a header).
     pub class: String,
+    /// For a log line read when the text holds no exception: `WARN log line of
+    /// org.apache.kafka.clients.ClientUtils` (level and logger), shown in place of the class.
+    #[serde(default)]
+    pub logged: Option<String>,
     /// Message, or empty; a long one is cut after [`MAX_MESSAGE_CHARS`] characters or
     /// [`MAX_MESSAGE_LINES`] lines (see `message_more`).
     pub message: String,
@@ -537,6 +541,10 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             depth: depths[ti],
             relation: relation_of(t, ti, root).to_owned(),
             class: th.class.clone(),
+            logged: th
+                .logged
+                .as_ref()
+                .map(|l| format!("{} log line of {}", l.level, l.logger)),
             message: clipped.head.into_owned(),
             message_more: clipped.left_out.zip(left_out_lines).map(|(cut, range)| {
                 let n = thousands(cut.chars);

@@ -84,10 +84,13 @@ pub fn chain(props: &Props) -> Html {
 }
 
 fn exception(e: &ExceptionView, numbered: bool) -> Html {
+    let logged = e.logged.as_ref().map(|l| format!("({l})"));
     let class = match (e.class.is_empty(), e.relation.as_str()) {
         (true, "thread") => "the thread's stack",
         (true, _) if e.message.is_empty() => "(frames without an exception line)",
-        (true, _) => "(a message printed without an exception class)",
+        (true, _) => logged
+            .as_deref()
+            .unwrap_or("(a message printed without an exception class)"),
         _ => e.class.as_str(),
     };
     let relation = match &e.parent {

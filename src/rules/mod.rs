@@ -16,6 +16,22 @@ pub struct Rule {
     pub def: RuleDef,
     /// Compiled conditions, in the order written.
     pub conditions: Vec<Compiled>,
+    /// Compiled [`RuleDef::variants`]: each variant's `what` and its conditions followed by the
+    /// rule's own (compiled again, so that binds resolve in order). Empty when the rule has none.
+    pub variants: Vec<(String, Vec<Compiled>)>,
+}
+
+impl Rule {
+    /// Every compiled condition of the rule: its own, then those of each variant (the common
+    /// ones repeated inside each variant are left out).
+    pub fn all_conditions(&self) -> impl Iterator<Item = &Compiled> {
+        let common = self.conditions.len();
+        self.conditions.iter().chain(
+            self.variants
+                .iter()
+                .flat_map(move |(_, list)| list[..list.len() - common].iter()),
+        )
+    }
 }
 
 /// A compiled [`Condition`]. Frame globs and message regexes are ready to match.
@@ -27,6 +43,8 @@ pub enum Compiled {
         class: Glob,
         /// Regex over the message (unanchored), with its literal prefilter.
         message: Option<MessagePattern>,
+        /// Regex the message must not match.
+        not_message: Option<MessagePattern>,
         /// Name for later conditions.
         bind: Option<String>,
         /// Label for the header.
@@ -125,7 +143,6 @@ impl Rule {
             reason,
         };
         let g = |p: &str| glob::compile(p).map_err(|e| err(e.to_string()));
-        let mut bound: Vec<String> = Vec::new();
         let check_within = |w: &str, bound: &[String]| {
             if ["any", "top", "root"].contains(&w) || bound.iter().any(|b| b == w) {
                 Ok(w.to_owned())
@@ -133,86 +150,125 @@ impl Rule {
                 Err(err(format!("within = {w:?} names no earlier bind")))
             }
         };
-        let mut conditions = Vec::new();
-        for c in &def.conditions {
-            conditions.push(match c {
-                Condition::Throwable {
-                    class,
-                    message,
-                    bind,
-                    role,
-                    optional,
-                } => {
-                    let message = match message {
-                        Some(m) => Some(MessagePattern::new(m).map_err(|e| err(e.to_string()))?),
-                        None => None,
-                    };
-                    if let Some(b) = bind {
-                        bound.push(b.clone());
-                    }
-                    Compiled::Throwable {
-                        class: g(class)?,
-                        simple_names: if message.is_some() {
-                            simple_names(class)
-                        } else {
-                            Vec::new()
+        let compile_list =
+            |list: &[&Condition], prebound: &[String]| -> Result<Vec<Compiled>, RuleError> {
+                let mut bound: Vec<String> = prebound.to_vec();
+                let mut conditions = Vec::new();
+                for &c in list {
+                    conditions.push(match c {
+                        Condition::Throwable {
+                            class,
+                            message,
+                            not_message,
+                            bind,
+                            role,
+                            optional,
+                        } => {
+                            let pattern = |m: &Option<String>| match m {
+                                Some(m) => MessagePattern::new(m)
+                                    .map(Some)
+                                    .map_err(|e| err(e.to_string())),
+                                None => Ok(None),
+                            };
+                            let message = pattern(message)?;
+                            let not_message = pattern(not_message)?;
+                            if let Some(b) = bind {
+                                bound.push(b.clone());
+                            }
+                            Compiled::Throwable {
+                                class: g(class)?,
+                                simple_names: if message.is_some() {
+                                    simple_names(class)
+                                } else {
+                                    Vec::new()
+                                },
+                                message,
+                                not_message,
+                                bind: bind.clone(),
+                                role: role.clone(),
+                                optional: *optional,
+                                source: class.clone(),
+                            }
+                        }
+                        Condition::Sequence {
+                            within,
+                            steps,
+                            optional,
+                        } => Compiled::Sequence {
+                            within: check_within(within, &bound)?,
+                            steps: steps
+                                .iter()
+                                .map(|s| {
+                                    Ok(CompiledStep {
+                                        frame: g(&s.frame)?,
+                                        source: s.frame.clone(),
+                                        role: s.role.clone(),
+                                        optional: s.optional,
+                                        explain: s.explain.clone(),
+                                    })
+                                })
+                                .collect::<Result<_, RuleError>>()?,
+                            optional: *optional,
                         },
-                        message,
-                        bind: bind.clone(),
-                        role: role.clone(),
-                        optional: *optional,
-                        source: class.clone(),
-                    }
+                        Condition::Frame {
+                            within,
+                            frame,
+                            role,
+                            optional,
+                        } => Compiled::Frame {
+                            within: check_within(within, &bound)?,
+                            frame: g(frame)?,
+                            role: role.clone(),
+                            optional: *optional,
+                            source: frame.clone(),
+                        },
+                        Condition::UserFrame {
+                            within,
+                            role,
+                            optional,
+                        } => Compiled::UserFrame {
+                            within: check_within(within, &bound)?,
+                            role: role.clone(),
+                            optional: *optional,
+                        },
+                        Condition::Absent { within, frame } => Compiled::Absent {
+                            within: check_within(within, &bound)?,
+                            frame: g(frame)?,
+                            source: frame.clone(),
+                        },
+                    });
                 }
-                Condition::Sequence {
-                    within,
-                    steps,
-                    optional,
-                } => Compiled::Sequence {
-                    within: check_within(within, &bound)?,
-                    steps: steps
-                        .iter()
-                        .map(|s| {
-                            Ok(CompiledStep {
-                                frame: g(&s.frame)?,
-                                source: s.frame.clone(),
-                                role: s.role.clone(),
-                                optional: s.optional,
-                                explain: s.explain.clone(),
-                            })
-                        })
-                        .collect::<Result<_, RuleError>>()?,
-                    optional: *optional,
-                },
-                Condition::Frame {
-                    within,
-                    frame,
-                    role,
-                    optional,
-                } => Compiled::Frame {
-                    within: check_within(within, &bound)?,
-                    frame: g(frame)?,
-                    role: role.clone(),
-                    optional: *optional,
-                    source: frame.clone(),
-                },
-                Condition::UserFrame {
-                    within,
-                    role,
-                    optional,
-                } => Compiled::UserFrame {
-                    within: check_within(within, &bound)?,
-                    role: role.clone(),
-                    optional: *optional,
-                },
-                Condition::Absent { within, frame } => Compiled::Absent {
-                    within: check_within(within, &bound)?,
-                    frame: g(frame)?,
-                    source: frame.clone(),
-                },
-            });
+                Ok(conditions)
+            };
+        let own: Vec<&Condition> = def.conditions.iter().collect();
+        let mut variants = Vec::new();
+        for v in &def.variants {
+            let list: Vec<&Condition> = v.conditions.iter().chain(own.iter().copied()).collect();
+            variants.push((v.what.clone(), compile_list(&list, &[])?));
         }
-        Ok(Rule { def, conditions })
+        // The rule's own conditions may name a bind that every variant makes.
+        let binds_of = |v: &schema::Variant| -> Vec<String> {
+            v.conditions
+                .iter()
+                .filter_map(|c| match c {
+                    Condition::Throwable { bind: Some(b), .. } => Some(b.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let common_binds: Vec<String> = match def.variants.split_first() {
+            Some((first, rest)) => binds_of(first)
+                .into_iter()
+                .filter(|b| rest.iter().all(|v| binds_of(v).contains(b)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let conditions = compile_list(&own, &common_binds)?;
+        Ok(Rule {
+            def,
+            conditions,
+            variants,
+        })
     }
 }
 

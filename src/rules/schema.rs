@@ -41,6 +41,17 @@ pub struct RuleDef {
     pub example: Option<String>,
     /// All must hold (except those marked `optional`) for the rule to fire.
     pub conditions: Vec<Condition>,
+    /// The rule explains a wrapper or a consequence of the real failure ("Recovery is suppressed
+    /// by …", "Exceeded checkpoint tolerable failure threshold"): any other finding on the same
+    /// trace ranks above it, however specific, since that one explains what was wrapped.
+    #[serde(default)]
+    pub wrapper: bool,
+    /// Alternative ways the same failure shows (`[[variants]]`): when there are any, the rule
+    /// fires only if one of them matches as well as [`RuleDef::conditions`]. Each variant's
+    /// conditions are matched first, so its binds can be used by the common conditions.
+    /// Variants are tried in order; the first that matches is reported in the evidence.
+    #[serde(default)]
+    pub variants: Vec<Variant>,
     /// The explanation shown under the title.
     pub explanation: Explanation,
     /// Docs pages and JIRA issues the facts come from.
@@ -48,6 +59,19 @@ pub struct RuleDef {
     /// A picture of the failure drawn from the diagnosis (threads over time), when it helps.
     #[serde(default)]
     pub diagram: Option<Diagram>,
+}
+
+/// One way a failure shows in a trace ([`RuleDef::variants`]): e.g. the root cause printed with
+/// its own frames, or only named in the message of the exception that wraps it when the text
+/// is cut before its `Caused by:`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// What this variant is, in words, for the evidence ("the cause is named only in Kryo's
+    /// message").
+    pub what: String,
+    /// All must hold (except those marked `optional`), with the rule's own conditions.
+    pub conditions: Vec<Condition>,
 }
 
 /// A timeline of threads, drawn as an inline SVG under a finding. Texts may hold placeholders
@@ -95,6 +119,10 @@ pub enum Condition {
         /// Regex over the message, unanchored (`regex-lite` syntax: `\w`, `\d`, `\s`, `\b` are ASCII).
         #[serde(default)]
         message: Option<String>,
+        /// Regex the message must not match (unanchored): a throwable whose message matches it
+        /// is passed over, as one without a message is not.
+        #[serde(default)]
+        not_message: Option<String>,
         /// Name for later conditions' `within`.
         #[serde(default)]
         bind: Option<String>,
