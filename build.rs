@@ -5,7 +5,7 @@
 
 use std::{env, fs, path::Path};
 
-#[path = "src/rules/schema.rs"]
+#[path = "src/know/rules/schema.rs"]
 #[allow(dead_code)]
 mod schema;
 

@@ -2,7 +2,7 @@
 //! at 72 columns at run time). Used by `build.rs` and checked by `tests/prose_text.rs`, both of
 //! which include this file by path: the library itself does not depend on pulldown-cmark.
 //!
-//! The shape of the result is documented on `Prose::text` (`src/rules/schema.rs`): blocks
+//! The shape of the result is documented on `Prose::text` (`src/know/rules/schema.rs`): blocks
 //! separated by a blank line, a paragraph on one line, list items as `- ` / `1. ` lines indented
 //! by the markers above them, code block lines as indentation plus a tab, emphasis and HTML
 //! dropped, code spans as their text, links as `text (url)`.

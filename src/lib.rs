@@ -1,5 +1,10 @@
 //! Trace Doctor's core: parses JVM stack traces (Apache Flink's above all) and explains them.
 //!
+//! The source is in folders by stage: [`read`] (decode, parse, model, span), [`know`] (rules,
+//! matcher, evidence, context, version, component, answer), [`tell`] (report, view, diagram,
+//! catalog, digest), [`share`] (link, shorten, redact, the Share panel); [`diagnose`] runs the
+//! pipeline and [`eval`] scores it on the corpus.
+//!
 //! Pure logic, no UI: [`parse`] reads traces out of pasted text (logs, mail, JSON, HTML) keeping
 //! byte spans into it; [`rules`] holds the rule catalogue (data files under `rules/`);
 //! [`matcher`] applies it; [`context`] and [`version`] read facts from the text; [`diagnose`]
@@ -9,33 +14,20 @@
 
 #![warn(missing_docs)]
 
-pub mod answer;
-pub mod catalog;
-pub mod component;
-pub mod context;
-pub mod decode;
 pub mod diagnose;
-pub mod diagram;
-pub mod digest;
 pub mod eval;
-pub mod evidence;
-pub mod frames;
-pub mod glob;
-pub mod logline;
-pub mod matcher;
-pub mod model;
-pub mod parse;
-pub mod pattern;
-pub mod redact;
-pub mod report;
-pub mod rules;
+pub mod know;
+pub mod read;
 pub mod share;
-pub mod sharing;
-pub mod shortcuts;
-pub mod span;
-pub mod version;
-pub mod view;
-pub mod wording;
+pub mod tell;
+
+// The stages' modules, also at the crate's root: the paths the CLI, the page and the tests use.
+pub use know::{
+    answer, component, context, evidence, frames, glob, matcher, pattern, rules, version,
+};
+pub use read::{decode, logline, model, parse, span};
+pub use share::{panel as sharing, redact};
+pub use tell::{catalog, diagram, digest, report, shortcuts, view, wording};
 
 #[cfg(feature = "web")]
 pub mod app;

@@ -1,4 +1,4 @@
-//! The reply digests (`src/digest.rs`): snapshots of the flagship case and of a trace no rule
+//! The reply digests (`src/tell/digest.rs`): snapshots of the flagship case and of a trace no rule
 //! explains (`tests/snapshots/`, reviewed with `cargo insta review` or by reading the `.snap`
 //! files), and properties every digest must have: prose lines within 72 columns, the decisive
 //! frames quoted, the link present when given, Markdown whose code fences balance.

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use std::collections::HashSet;
-use trace_doctor::share::{self, LinkError, SharedState, ViewOptions};
+use trace_doctor::share::link::{self, LinkError, SharedState, ViewOptions};
 
 const BASE: &str = "https://example.org/trace-doctor/";
 
@@ -75,21 +75,21 @@ proptest! {
             options: ViewOptions { opened, closed: vec![], all_traces: all },
             left_out: vec!["a\nb".to_owned()],
         };
-        let url = share::link(BASE, &s);
-        prop_assert_eq!(share::decode(&url), Ok(s.clone()));
-        prop_assert_eq!(share::decode(&share::encode(&s)), Ok(s));
+        let url = link::link(BASE, &s);
+        prop_assert_eq!(link::decode(&url), Ok(s.clone()));
+        prop_assert_eq!(link::decode(&link::encode(&s)), Ok(s));
     }
 
     #[test]
     fn any_input_to_decode_never_panics(input in "(?s).{0,200}") {
-        let _ = share::decode(&input);
-        let _ = share::decode(&format!("{BASE}#/s/1.{input}"));
+        let _ = link::decode(&input);
+        let _ = link::decode(&format!("{BASE}#/s/1.{input}"));
     }
 
     #[test]
     fn damage_anywhere_is_reported_or_harmless(seed in any::<u64>(), count in 1usize..4) {
         let s = full_state(trace_doctor::FLAGSHIP_EXAMPLE);
-        let url = share::link(BASE, &s);
+        let url = link::link(BASE, &s);
         let mut bytes = url.clone().into_bytes();
         let mut x = seed | 1;
         for _ in 0..count {
@@ -99,7 +99,7 @@ proptest! {
             bytes[at] = b"AZaz09-_%. +/"[(x >> 32) as usize % 13];
         }
         let damaged = String::from_utf8(bytes).unwrap();
-        match share::decode(&damaged) {
+        match link::decode(&damaged) {
             // Unchanged, or only the unused bits of the last character changed.
             Ok(got) => prop_assert_eq!(got, s),
             Err(e) => {
@@ -116,11 +116,11 @@ proptest! {
 #[test]
 fn every_cut_of_a_real_link_restores_a_prefix_or_nothing() {
     let s = full_state(trace_doctor::FLAGSHIP_EXAMPLE);
-    let url = share::link(BASE, &s);
+    let url = link::link(BASE, &s);
     let mut restored = 0;
     let mut best = 0;
     for end in 0..url.len() {
-        match share::decode(&url[..end]) {
+        match link::decode(&url[..end]) {
             Ok(got) => assert_eq!(got, s, "cut at {end} read as whole"),
             Err(e) => {
                 assert!(!e.to_string().is_empty());
@@ -146,7 +146,7 @@ fn every_cut_of_a_real_link_restores_a_prefix_or_nothing() {
             }
         }
     }
-    assert_eq!(share::decode(&url), Ok(s.clone()));
+    assert_eq!(link::decode(&url), Ok(s.clone()));
     assert!(
         restored > (url.len() - BASE.len()) * 3 / 4,
         "{restored} of {}",
@@ -158,12 +158,12 @@ fn every_cut_of_a_real_link_restores_a_prefix_or_nothing() {
 
 #[test]
 fn an_oversized_text_is_refused_with_what_fits() {
-    let text = "java.lang.RuntimeException: x\n".repeat(share::MAX_TEXT_BYTES / 30 + 10_000);
-    let payload = share::encode(&SharedState {
+    let text = "java.lang.RuntimeException: x\n".repeat(link::MAX_TEXT_BYTES / 30 + 10_000);
+    let payload = link::encode(&SharedState {
         text: text.clone(),
         ..SharedState::default()
     });
-    let Err(e) = share::decode(&payload) else {
+    let Err(e) = link::decode(&payload) else {
         panic!("a text over the limit was read whole")
     };
     let LinkError::TooLarge {
@@ -173,17 +173,17 @@ fn an_oversized_text_is_refused_with_what_fits() {
         panic!("{e}")
     };
     assert!(text.starts_with(&r.state.text));
-    assert!(r.bytes >= share::MAX_TEXT_BYTES, "{}", r.bytes);
+    assert!(r.bytes >= link::MAX_TEXT_BYTES, "{}", r.bytes);
     assert_eq!(r.total_bytes, text.len());
 }
 
 #[test]
 fn the_header_survives_a_cut_inside_the_text_only() {
     let s = full_state("x\n");
-    let payload = share::encode(&s);
+    let payload = link::encode(&s);
     // Too short for the header: nothing is claimed.
     assert_eq!(
-        share::decode(&payload[..6]),
+        link::decode(&payload[..6]),
         Err(LinkError::Truncated { recovered: None })
     );
 }
@@ -204,7 +204,7 @@ fn the_shorter_text_keeps_the_first_finding_and_invents_no_frame() {
     let mut shortened = 0;
     for (name, text) in fixtures() {
         let d = trace_doctor::diagnose(&text);
-        let s = share::shorten(&text, &d);
+        let s = link::shorten(&text, &d);
         let chosen = s.trace.expect("every fixture has a trace");
         let want = d.traces[chosen].findings.first().map(|f| f.rule.clone());
         assert_eq!(s.finding, want, "{name}");
@@ -234,7 +234,7 @@ fn the_shorter_text_keeps_the_first_finding_and_invents_no_frame() {
 fn the_flagship_shortens_to_a_mail_safe_link_that_says_what_it_left_out() {
     let text = trace_doctor::FLAGSHIP_EXAMPLE;
     let d = trace_doctor::diagnose(text);
-    let s = share::shorten(text, &d);
+    let s = link::shorten(text, &d);
     assert_eq!(s.finding.as_deref(), Some("async-wait-inflight-cme"));
     assert!(
         s.left_out
@@ -251,7 +251,7 @@ fn the_flagship_shortens_to_a_mail_safe_link_that_says_what_it_left_out() {
     ] {
         assert!(s.text.contains(kept), "{kept} missing:\n{}", s.text);
     }
-    let short = share::link(
+    let short = link::link(
         BASE,
         &SharedState {
             text: s.text.clone(),
@@ -260,8 +260,8 @@ fn the_flagship_shortens_to_a_mail_safe_link_that_says_what_it_left_out() {
             ..SharedState::default()
         },
     );
-    assert!(short.len() <= share::MAIL_SAFE_LENGTH, "{}", short.len());
-    assert_eq!(share::decode(&short).unwrap().left_out, s.left_out);
+    assert!(short.len() <= link::MAIL_SAFE_LENGTH, "{}", short.len());
+    assert_eq!(link::decode(&short).unwrap().left_out, s.left_out);
     // The context read from the text survives: checkpoint, task, time.
     let a = &d.traces[0].context;
     let b = &trace_doctor::diagnose(&s.text).traces[0].context;
@@ -276,7 +276,7 @@ fn many_traces_shorten_to_the_diagnosed_one() {
         trace_doctor::FLAGSHIP_EXAMPLE
     );
     let d = trace_doctor::diagnose(&text);
-    let s = share::shorten(&text, &d);
+    let s = link::shorten(&text, &d);
     assert_eq!(s.trace, Some(1));
     assert!(
         s.left_out.contains(&"1 other trace".to_owned()),
@@ -291,7 +291,7 @@ fn many_traces_shorten_to_the_diagnosed_one() {
     );
     assert!(!s.text.contains("unrelated"));
     // Asking for the other trace keeps that one.
-    let s0 = share::shorten_trace(&text, &d, Some(0));
+    let s0 = link::shorten_trace(&text, &d, Some(0));
     assert_eq!(s0.trace, Some(0));
     assert!(s0.text.contains("unrelated"));
 }
@@ -299,7 +299,7 @@ fn many_traces_shorten_to_the_diagnosed_one() {
 #[test]
 fn a_text_without_traces_is_left_as_it_is() {
     let d = trace_doctor::diagnose("hello");
-    let s = share::shorten("hello", &d);
+    let s = link::shorten("hello", &d);
     assert_eq!((s.text.as_str(), s.trace), ("hello", None));
     assert!(s.left_out.is_empty());
 }
@@ -324,15 +324,15 @@ fn time_log(bytes: usize) -> [std::time::Duration; 3] {
         ..SharedState::default()
     };
     let t = Instant::now();
-    let payload = share::encode(&state);
+    let payload = link::encode(&state);
     let encode = t.elapsed();
     let t = Instant::now();
-    let back = share::decode(&payload);
+    let back = link::decode(&payload);
     let decode = t.elapsed();
     assert!(back.as_ref().is_ok_and(|b| b.text == state.text));
     let d = trace_doctor::diagnose(&state.text);
     let t = Instant::now();
-    let s = share::shorten(&state.text, &d);
+    let s = link::shorten(&state.text, &d);
     let shorten = t.elapsed();
     // The first diagnosed trace of the log (the flagship, or a generated one before it).
     assert!(s.finding.is_some());

@@ -674,10 +674,14 @@ struct LinkNotice {
 }
 
 /// What a share link chose: trace number, finding (rule id), opened/closed sections.
-type Focus = (Option<usize>, Option<String>, crate::share::ViewOptions);
+type Focus = (
+    Option<usize>,
+    Option<String>,
+    crate::share::link::ViewOptions,
+);
 
 /// Opens and closes the sections (`details` by DOM id) as a share link says.
-fn apply_view_options(options: &crate::share::ViewOptions) {
+fn apply_view_options(options: &crate::share::link::ViewOptions) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -741,7 +745,7 @@ fn own_text_restorable() -> bool {
 /// Reads a share link's payload: the text to put in the input (all of it, or what could be
 /// restored from a damaged link) and what to tell the person.
 fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
-    match crate::share::decode(payload) {
+    match crate::share::link::decode(payload) {
         Ok(state) => {
             let message = if state.left_out.is_empty() {
                 format!(
@@ -781,7 +785,7 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
                 LinkNotice {
                     message: format!("{e}{kept}"),
                     error: true,
-                    focus: (None, None, crate::share::ViewOptions::default()),
+                    focus: (None, None, crate::share::link::ViewOptions::default()),
                 },
             )
         }

@@ -25,8 +25,8 @@ pub struct Stale(pub bool);
 
 /// The sections of the page (`details[data-default-open]`: exceptions, frame folds) whose open
 /// state the person changed, by DOM id.
-fn view_options() -> crate::share::ViewOptions {
-    let mut options = crate::share::ViewOptions::default();
+fn view_options() -> crate::share::link::ViewOptions {
+    let mut options = crate::share::link::ViewOptions::default();
     let Some(list) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
         d.query_selector_all("main:not([hidden]) details[data-default-open][id]")
             .ok()
@@ -202,8 +202,8 @@ fn panel_view(
                 if o.link.starts_with('#') {
                     <p class="share-note" id="file-link-note">{"This page was opened from a file, so the link is only the part from # on: your file's folder stays out of it. Add it to the address of a Trace Doctor page on the web, or to this file's address on a machine that has it."}</p>
                 }
-                <p id="link-length" class={classes!((o.length > crate::share::MAIL_SAFE_LENGTH).then_some("warn"))}>{
-                    if o.length > crate::share::MAIL_SAFE_LENGTH {
+                <p id="link-length" class={classes!((o.length > crate::share::link::MAIL_SAFE_LENGTH).then_some("warn"))}>{
+                    if o.length > crate::share::link::MAIL_SAFE_LENGTH {
                         format!("{} characters: mail clients often break links longer than 2,000.", o.length)
                     } else {
                         format!("{} characters.", o.length)

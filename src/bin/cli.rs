@@ -22,7 +22,8 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::process::ExitCode;
-use trace_doctor::{digest, redact, report, share};
+use trace_doctor::share::link;
+use trace_doctor::{digest, redact, report};
 
 #[derive(Parser)]
 #[command(
@@ -186,16 +187,16 @@ fn link_make(
         }
         redact::apply(&text, &redactions)
     };
-    let mut state = share::SharedState {
+    let mut state = link::SharedState {
         text,
         finding,
         trace,
-        ..share::SharedState::default()
+        ..link::SharedState::default()
     };
     if short {
         let diagnosis = trace_doctor::diagnose(&state.text);
         let chosen = state.trace.and_then(|n| n.checked_sub(1));
-        let s = share::shorten_trace(&state.text, &diagnosis, chosen);
+        let s = link::shorten_trace(&state.text, &diagnosis, chosen);
         if s.left_out.is_empty() {
             eprintln!("trace-doctor: nothing could be left out");
         } else {
@@ -206,24 +207,24 @@ fn link_make(
         }
         state.text = s.text;
         state.left_out = s.left_out;
-        let link = share::link(base, &state);
-        if link.chars().count() > share::MAIL_SAFE_LENGTH {
+        let url = link::link(base, &state);
+        if url.chars().count() > link::MAIL_SAFE_LENGTH {
             if let Some(rule) = &s.finding {
                 eprintln!(
                     "trace-doctor: still longer than {} characters; the rule's page: {}",
-                    share::MAIL_SAFE_LENGTH,
-                    share::catalog_link(base, rule)
+                    link::MAIL_SAFE_LENGTH,
+                    link::catalog_link(base, rule)
                 );
             }
         }
-        print_link(&link);
+        print_link(&url);
     } else {
-        let link = share::link(base, &state);
-        print_link(&link);
-        if link.chars().count() > share::MAIL_SAFE_LENGTH {
+        let url = link::link(base, &state);
+        print_link(&url);
+        if url.chars().count() > link::MAIL_SAFE_LENGTH {
             eprintln!(
                 "trace-doctor: longer than {} characters, which some mail clients break; --short makes a shorter link",
-                share::MAIL_SAFE_LENGTH
+                link::MAIL_SAFE_LENGTH
             );
         }
     }
@@ -247,7 +248,7 @@ fn link_read(link: &str, json: bool) -> ExitCode {
     } else {
         link.to_owned()
     };
-    let (state, code) = match share::decode(&input) {
+    let (state, code) = match link::decode(&input) {
         Ok(state) => (state, ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("trace-doctor: {e}");

@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn the_flagship_diagram_names_this_traces_checkpoint_chain_and_map() {
-        let d = crate::diagnose(include_str!("../tests/cases/seed.txt"));
+        let d = crate::diagnose(include_str!("../../tests/cases/seed.txt"));
         let t = &d.traces[0];
         let rule = crate::rules::by_id("async-wait-inflight-cme").expect("flagship");
         let def = rule

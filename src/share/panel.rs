@@ -1,9 +1,10 @@
 //! What the page's Share panel shows for a text: the redaction preview, the share link (and past
-//! [`share::MAIL_SAFE_LENGTH`] a shorter one and the rule's catalog page), and the reply
+//! [`link::MAIL_SAFE_LENGTH`] a shorter one and the rule's catalog page), and the reply
 //! digests for mail and for GitHub — all from the redacted text when redaction is on. Pure:
 //! the page renders the [`SharePanel`] it returns.
 
-use crate::{diagnose, digest, redact, report, share};
+use crate::share::link;
+use crate::{diagnose, digest, redact, report};
 
 /// Texts larger than this (bytes) are not put in links or digests: a link that long helps no
 /// one, and building it would block the page.
@@ -25,7 +26,7 @@ pub struct SharePanel {
     /// Counts per kind (`2 host names`).
     pub summary: Vec<redact::KindCount>,
     /// The link, its length, and when too long for mail, a shorter link and the catalog page.
-    pub offer: share::LinkOffer,
+    pub offer: link::LinkOffer,
     /// The link the digests end with: the full link when it is mail-safe, else the shorter one,
     /// else the catalog page, else none.
     pub digest_link: Option<String>,
@@ -65,7 +66,7 @@ pub fn build(
     text: &str,
     base: &str,
     redact_first: bool,
-    options: share::ViewOptions,
+    options: link::ViewOptions,
 ) -> Result<SharePanel, NotShared> {
     if text.trim().is_empty() {
         return Err(NotShared::Empty);
@@ -83,19 +84,19 @@ pub fn build(
         text.into()
     };
     let diagnosis = diagnose::diagnose(&shared);
-    let state = share::SharedState {
+    let state = link::SharedState {
         text: shared.to_string(),
         options,
-        ..share::SharedState::default()
+        ..link::SharedState::default()
     };
-    let offer = share::offer(base, &state, &diagnosis);
-    let digest_link = if offer.length <= share::MAIL_SAFE_LENGTH {
+    let offer = link::offer(base, &state, &diagnosis);
+    let digest_link = if offer.length <= link::MAIL_SAFE_LENGTH {
         Some(offer.link.clone())
     } else {
         offer
             .shorter
             .as_ref()
-            .filter(|s| s.length <= share::MAIL_SAFE_LENGTH)
+            .filter(|s| s.length <= link::MAIL_SAFE_LENGTH)
             .map(|s| s.link.clone())
             .or_else(|| offer.catalog.clone())
     };
@@ -128,7 +129,7 @@ pub fn build(
 mod tests {
     use super::*;
 
-    const SEED: &str = include_str!("../tests/cases/seed.txt");
+    const SEED: &str = include_str!("../../tests/cases/seed.txt");
     const BASE: &str = "https://example.org/trace-doctor/";
 
     #[test]
@@ -136,7 +137,7 @@ mod tests {
         let panel = build(SEED, BASE, true, Default::default()).expect("shared");
         assert!(panel.offer.link.starts_with(BASE));
         assert_eq!(panel.offer.length, panel.offer.link.chars().count());
-        let opened = share::decode(&panel.offer.link).expect("the link opens");
+        let opened = link::decode(&panel.offer.link).expect("the link opens");
         assert_eq!(opened.text, redact::redact(SEED));
         assert!(panel.plain_text.contains("ConcurrentModificationException"));
         assert!(panel.markdown.contains("```"));
@@ -154,7 +155,7 @@ mod tests {
         );
         let on = build(&text, BASE, true, Default::default()).expect("shared");
         assert!(on.redaction_count >= 2, "{:?}", on.preview);
-        let opened = share::decode(&on.offer.link).expect("opens");
+        let opened = link::decode(&on.offer.link).expect("opens");
         for secret in ["10.1.2.3", "kafka-1.prod.acme.com"] {
             assert!(!opened.text.contains(secret), "{secret} in the link");
             assert!(!on.plain_text.contains(secret), "{secret} in the digest");
@@ -162,7 +163,7 @@ mod tests {
             assert!(on.preview.iter().any(|p| p.original.contains(secret)));
         }
         let off = build(&text, BASE, false, Default::default()).expect("shared");
-        assert!(share::decode(&off.offer.link)
+        assert!(link::decode(&off.offer.link)
             .expect("opens")
             .text
             .contains("10.1.2.3"));
@@ -176,8 +177,8 @@ mod tests {
     fn a_reply_with_the_shorter_link_says_what_it_leaves_out() {
         let text = format!(
             "{SEED}\n{}\n{}",
-            include_str!("../tests/cases/seed-log4j.txt"),
-            include_str!("../tests/cases/seed-rest.json")
+            include_str!("../../tests/cases/seed-log4j.txt"),
+            include_str!("../../tests/cases/seed-rest.json")
         );
         let panel = build(&text, BASE, true, Default::default()).expect("shared");
         let shorter = panel.offer.shorter.as_ref().expect("a shorter link");
@@ -190,14 +191,14 @@ mod tests {
 
     #[test]
     fn view_options_travel_in_the_link() {
-        let options = share::ViewOptions {
+        let options = link::ViewOptions {
             opened: vec!["t1-e0".into()],
             closed: vec!["t1-e2".into()],
             all_traces: false,
         };
         let panel = build(SEED, BASE, true, options.clone()).expect("shared");
         assert_eq!(
-            share::decode(&panel.offer.link).expect("opens").options,
+            link::decode(&panel.offer.link).expect("opens").options,
             options
         );
     }

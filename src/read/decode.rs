@@ -15,11 +15,15 @@ struct Piece {
     dec_len: usize,
     orig_start: usize,
     orig_len: usize,
+    /// Copied byte for byte (offsets map one to one), as opposed to written in place of the
+    /// original range (an unescaped character, a frame rebuilt from JSON), which maps as a whole
+    /// even when both happen to be as long.
+    exact: bool,
 }
 
 impl Piece {
     fn copied(&self) -> bool {
-        self.dec_len == self.orig_len
+        self.exact
     }
 }
 
@@ -55,6 +59,7 @@ impl Document {
                 dec_len: input.len(),
                 orig_start: 0,
                 orig_len: input.len(),
+                exact: true,
             }],
             container: Container::Plain,
             html_unescaped: false,
@@ -70,6 +75,7 @@ impl Document {
                 dec_len: end - start,
                 orig_start: start,
                 orig_len: end - start,
+                exact: true,
             }],
             container: Container::Plain,
             html_unescaped: false,
@@ -115,7 +121,7 @@ impl Document {
 }
 
 /// Builds a [`Document`] from pieces of a previous one (so maps compose back to the input).
-struct Builder<'a> {
+pub(crate) struct Builder<'a> {
     from: &'a Document,
     text: String,
     pieces: Vec<Piece>,
@@ -123,7 +129,7 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     /// A builder over `from` that expects about `capacity` bytes of output.
-    fn new(from: &'a Document, capacity: usize) -> Self {
+    pub(crate) fn new(from: &'a Document, capacity: usize) -> Self {
         Builder {
             from,
             text: String::with_capacity(capacity),
@@ -132,7 +138,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Copies `from.text[start..end]` unchanged.
-    fn copy(&mut self, start: usize, end: usize) {
+    pub(crate) fn copy(&mut self, start: usize, end: usize) {
         if start >= end {
             return;
         }
@@ -151,6 +157,7 @@ impl<'a> Builder<'a> {
                     dec_len: piece_end - pos,
                     orig_start: p.orig_start + (pos - p.dec_start),
                     orig_len: piece_end - pos,
+                    exact: true,
                 });
             } else {
                 self.push(Piece {
@@ -158,6 +165,7 @@ impl<'a> Builder<'a> {
                     dec_len: piece_end - pos,
                     orig_start: p.orig_start,
                     orig_len: p.orig_len,
+                    exact: false,
                 });
             }
             pos = piece_end;
@@ -165,7 +173,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Replaces `from.text[start..end]` with `with`.
-    fn replace(&mut self, start: usize, end: usize, with: &str) {
+    pub(crate) fn replace(&mut self, start: usize, end: usize, with: &str) {
         let span = self.from.orig_span(start, end);
         let dec_start = self.text.len();
         self.text.push_str(with);
@@ -177,6 +185,7 @@ impl<'a> Builder<'a> {
             dec_len: with.len(),
             orig_start: span.start,
             orig_len: span.len(),
+            exact: false,
         });
     }
 
@@ -190,7 +199,7 @@ impl<'a> Builder<'a> {
 
     /// Appends another document decoded from the same input, with its own map (which points
     /// at the input).
-    fn append(&mut self, other: &Document) {
+    pub(crate) fn append(&mut self, other: &Document) {
         for piece in &other.pieces {
             let dec_start = self.text.len();
             self.text
@@ -218,7 +227,7 @@ impl<'a> Builder<'a> {
         self.pieces.push(piece);
     }
 
-    fn finish(self, container: Container, html_unescaped: bool) -> Document {
+    pub(crate) fn finish(self, container: Container, html_unescaped: bool) -> Document {
         Document {
             text: self.text,
             pieces: self.pieces,
@@ -262,6 +271,28 @@ pub fn documents(input: &str) -> Vec<Document> {
     let plain = Document::plain(input);
     let trimmed = input.trim_start();
     let mut docs = Vec::new();
+    // Throwables serialized as JSON objects (class, message, an array of frames), wherever they
+    // are: each becomes a document in Java's printed form; the text around them stays text.
+    let thrown = super::json_throwable::documents(&plain);
+    if !thrown.is_empty() {
+        let mut at = 0;
+        for (doc, open, close) in thrown {
+            if !input[at..open].trim().is_empty() {
+                docs.push(Document::plain_range(input, at, open));
+            }
+            docs.push(doc);
+            at = close;
+        }
+        if !input[at..].trim().is_empty() {
+            docs.push(Document::plain_range(input, at, input.len()));
+        }
+        return docs
+            .into_iter()
+            .map(html_unescape)
+            .map(strip_line_timestamps)
+            .map(repair_lines)
+            .collect();
+    }
     // Docker's json-file log: one JSON object per line, each holding one line of output (plain
     // lines around them are kept).
     if trimmed.starts_with('{') || input.contains("\n{") {
@@ -750,7 +781,7 @@ fn json_string_documents(doc: &Document) -> Vec<Document> {
     out
 }
 
-fn json_unescape(doc: &Document, start: usize, end: usize) -> Document {
+pub(crate) fn json_unescape(doc: &Document, start: usize, end: usize) -> Document {
     let mut b = Builder::new(doc, end - start);
     let text = &doc.text;
     let mut run = start;

@@ -26,8 +26,7 @@ use miniz_oxide::inflate::TINFLStatus;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-mod shorten;
-pub use shorten::{shorten, shorten_trace, Shortened};
+pub use super::shorten::{shorten, shorten_trace, Shortened};
 
 /// The payload format this code writes (`1.` starts every payload).
 pub const FORMAT_VERSION: &str = "1";
@@ -862,7 +861,7 @@ mod tests {
         let text = format!(
             "{}\n{}",
             crate::FLAGSHIP_EXAMPLE,
-            include_str!("../tests/cases/seed-log4j.txt")
+            include_str!("../../tests/cases/seed-log4j.txt")
         );
         let d = crate::diagnose(&text);
         let s = SharedState {

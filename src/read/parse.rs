@@ -683,6 +683,21 @@ impl<'a> DocParser<'a> {
             let line = self.lines[i];
             let start = match line.kind {
                 Kind::Frame => Some(self.find_header(i, free_from)),
+                // A `Caused by:` right under an exception line printed without frames (a chain
+                // condensed to its headers): that line is the top throwable.
+                Kind::CausedBy
+                    if i > free_from
+                        && self.lines[i - 1].kind == Kind::Other
+                        && line_throwable_start(self.body(&self.lines[i - 1])).is_some() =>
+                {
+                    let above = self.lines[i - 1];
+                    let at = line_throwable_start(self.body(&above)).unwrap_or(0);
+                    Some(Start::Throwable {
+                        line: i - 1,
+                        at: above.body + at,
+                        message_lines: MessageLines::UpToFrames(MAX_MESSAGE_LINES),
+                    })
+                }
                 // A fragment that starts at a `Caused by:`: read it as the top throwable.
                 Kind::CausedBy | Kind::Suppressed => Some(Start::Throwable {
                     line: i,

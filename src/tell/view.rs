@@ -1777,7 +1777,7 @@ mod tests {
     #[test]
     fn one_line_inputs_get_no_line_numbers() {
         // REST JSON: the trace is one line with escaped newlines (issue 6, D8).
-        let input = include_str!("../tests/cases/seed-rest.json");
+        let input = include_str!("../../tests/cases/seed-rest.json");
         let page = build(input, &crate::diagnose(input));
         assert!(page.traces.iter().all(|t| !t.numbered));
         let one = "java.lang.IllegalStateException: boom at com.acme.A.b(A.java:1) at com.acme.A.c(A.java:2)";

@@ -161,7 +161,7 @@ pub enum Condition {
         optional: bool,
     },
     /// The first frame of user code (not JDK, Flink, Scala or a known library; see
-    /// `src/frames.rs`) in `within`, highlighted with `role`.
+    /// `src/know/frames.rs`) in `within`, highlighted with `role`.
     UserFrame {
         /// Where to look.
         #[serde(default = "any")]

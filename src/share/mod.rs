@@ -1,0 +1,8 @@
+//! Sharing: a text and its diagnosis sent to someone else. The share link's codec ([`link`]),
+//! the shorter link's text ([`shorten`]), redaction of personal details before sharing
+//! ([`redact`]), and the Share panel's model ([`panel`]).
+
+pub mod link;
+pub mod panel;
+pub mod redact;
+pub mod shorten;

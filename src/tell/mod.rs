@@ -1,0 +1,11 @@
+//! Telling: what people read. The report (JSON, text), the view models the page renders, the
+//! failure diagram, the rule catalogue's pages, the replies for mail and issues, and the
+//! wording helpers they share.
+
+pub mod catalog;
+pub mod diagram;
+pub mod digest;
+pub mod report;
+pub mod shortcuts;
+pub mod view;
+pub mod wording;
