@@ -730,13 +730,22 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         flink_evidence: d.evidence.iter().map(|e| e.describe_at(index)).collect(),
         root_cause: {
             let root = &t.throwables[d.root_cause];
-            match &root.message {
-                Some(m) if !root.class.is_empty() => format!(
-                    "{}: {}",
-                    root.class,
-                    clip_chars(first_line(m), MAX_ROOT_CAUSE_CHARS)
+            let first = |m: &str| clip_chars(first_line(m), MAX_ROOT_CAUSE_CHARS).into_owned();
+            match (&root.message, root.class.is_empty(), &root.logged) {
+                (Some(m), false, _) => format!("{}: {}", root.class, first(m)),
+                (None, false, _) => root.class.clone(),
+                // No class: what stands in its place, as in the cause chain.
+                (Some(m), true, Some(l)) => {
+                    format!("({} log line of {}) {}", l.level, l.logger, first(m))
+                }
+                (Some(m), true, None) => format!(
+                    "(a message printed without an exception class) {}",
+                    first(m)
                 ),
-                _ => root.class.clone(),
+                (None, true, _) if !root.frames.is_empty() => {
+                    "(frames without an exception line)".to_owned()
+                }
+                (None, true, _) => "(nothing readable)".to_owned(),
             }
         },
     }
