@@ -9,8 +9,12 @@ use yew::prelude::*;
 /// Properties of [`InputPanel`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// Called with the new text and whether to diagnose at once (no debounce).
+    /// Called with the new text and whether to diagnose at once (no debounce). Typing is
+    /// debounced here: the text is read once the person pauses, and sent with `true`.
     pub on_input: Callback<(String, bool)>,
+    /// Called on the first keystroke after a pause: the text shown is no longer the one
+    /// diagnosed (cheap: the text is not read).
+    pub on_edit: Callback<()>,
     /// Whether the text area holds anything (enables "Clear").
     pub has_text: bool,
     /// A text to put into the text area ([`Load`]: a share link's, a rule's example, or the
@@ -31,12 +35,27 @@ pub struct Load {
     pub own: bool,
 }
 
+/// How long typing waits for a pause before the text is read and diagnosed, by its size in
+/// bytes (UTF-16 units, as the text area counts them): reading a big text area costs the page
+/// a copy of its whole text, so it is not read on every key.
+pub fn debounce_ms(len: usize) -> u32 {
+    match len {
+        0..=20_000 => 150,
+        20_001..=1_000_000 => 300,
+        _ => 600,
+    }
+}
+
+/// Typing waiting for a pause: its timer, dropped (cancelled) when the text is read sooner.
+type Pending = Rc<RefCell<Option<gloo::timers::callback::Timeout>>>;
+
 /// Puts `text` into the text area, keeping the text it replaces in `stash`, and reports the
 /// new text to `cb` for an immediate diagnosis. The replaced text is not kept when it is empty,
 /// the example, or `borrowed`: a link's or an example's text left unedited (it can be opened
 /// again; keeping it would push out the person's own text). `own` says whether `text` is the
 /// person's; `borrowed` is updated to match.
 fn put(
+    pending: &Pending,
     area: &NodeRef,
     stash: &UseStateHandle<Option<String>>,
     borrowed: &RefCell<Option<Rc<str>>>,
@@ -44,6 +63,8 @@ fn put(
     text: &str,
     own: bool,
 ) {
+    // Typing not yet read is part of the text replaced (and kept).
+    pending.borrow_mut().take();
     if let Some(t) = area.cast::<HtmlTextAreaElement>() {
         let old = t.value();
         if old == text {
@@ -71,13 +92,46 @@ fn put(
     cb.emit((text.to_owned(), true));
 }
 
+/// When the page is hidden or left with typing not yet read: reads the text, keeps it in this
+/// browser at once (the page may not run again), and hands it on.
+fn flush_on_hide(pending: Pending, latest: Rc<RefCell<Callback<(String, bool)>>>, area: NodeRef) {
+    use wasm_bindgen::JsCast;
+    let flush = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+        if pending.borrow_mut().take().is_none() {
+            return;
+        }
+        if let Some(t) = area.cast::<HtmlTextAreaElement>() {
+            let text = t.value();
+            let _ = persist::save(&text);
+            latest.borrow().emit((text, true));
+        }
+    });
+    if let Some(w) = web_sys::window() {
+        let f = flush.as_ref().unchecked_ref();
+        let _ = w.add_event_listener_with_callback("pagehide", f);
+        if let Some(d) = w.document() {
+            let _ = d.add_event_listener_with_callback("visibilitychange", f);
+        }
+    }
+    flush.forget();
+}
+
 /// The text area is uncontrolled: the page never rewrites what the person typed; it only reads
 /// it on `input`, and writes it when the person asks for the example or to clear.
 #[function_component(InputPanel)]
 pub fn input_panel(props: &Props) -> Html {
     let area = use_node_ref();
+    // The parent's callback as of the last render: a timer set at a keystroke fires after the
+    // page has re-rendered, and must not call a callback that holds an older state.
+    let latest = use_mut_ref(|| props.on_input.clone());
+    *latest.borrow_mut() = props.on_input.clone();
+    let pending: Pending = use_mut_ref(|| None);
     let oninput = {
         let cb = props.on_input.clone();
+        let on_edit = props.on_edit.clone();
+        let pending = pending.clone();
+        let latest = latest.clone();
+        let area = area.clone();
         Callback::from(move |e: InputEvent| {
             // A paste or a drop is a whole change: diagnose it now. Typing waits for a pause.
             // Read defensively: an `input` event made by a script may be a plain `Event`, with
@@ -86,11 +140,43 @@ pub fn input_panel(props: &Props) -> Html {
                 .ok()
                 .and_then(|v| v.as_string());
             let whole = matches!(kind.as_deref(), Some("insertFromPaste" | "insertFromDrop"));
-            if let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() {
+            let Some(t) = e.target_dyn_into::<HtmlTextAreaElement>() else {
+                return;
+            };
+            if whole || kind.is_none() {
+                pending.borrow_mut().take();
                 cb.emit((t.value(), whole));
+                return;
             }
+            // Typing: the text is read once, when the person pauses (reading a 1 MB text area
+            // on every key cost the page ~40 ms a key).
+            if pending.borrow().is_none() {
+                on_edit.emit(());
+            }
+            let len = usize::try_from(t.text_length()).unwrap_or(usize::MAX);
+            let timer = {
+                let pending = pending.clone();
+                let latest = latest.clone();
+                let area = area.clone();
+                gloo::timers::callback::Timeout::new(debounce_ms(len), move || {
+                    pending.borrow_mut().take();
+                    if let Some(t) = area.cast::<HtmlTextAreaElement>() {
+                        latest.borrow().emit((t.value(), true));
+                    }
+                })
+            };
+            *pending.borrow_mut() = Some(timer);
         })
     };
+    // Typing not yet read when the page is hidden or left: read and keep it now.
+    {
+        let pending = pending.clone();
+        let latest = latest.clone();
+        let area = area.clone();
+        use_effect_with((), move |_| {
+            flush_on_hide(pending, latest, area);
+        });
+    }
     // Text replaced by "Try the example" or "Clear", kept so one click brings it back;
     // restoring swaps, so the text it replaces is kept in turn (nothing is ever lost).
     // Kept in the browser too, so a reload after a replaced text does not lose it.
@@ -102,18 +188,22 @@ pub fn input_panel(props: &Props) -> Html {
         let cb = props.on_input.clone();
         let stash = stash.clone();
         let borrowed = borrowed.clone();
-        Callback::from(move |_: MouseEvent| put(&area, &stash, &borrowed, &cb, text, true))
+        let pending = pending.clone();
+        Callback::from(move |_: MouseEvent| {
+            put(&pending, &area, &stash, &borrowed, &cb, text, true)
+        })
     };
     {
         let area = area.clone();
         let cb = props.on_input.clone();
         let stash = stash.clone();
         let borrowed = borrowed.clone();
+        let pending = pending.clone();
         use_effect_with(props.load.as_ref().map(|l| l.n), {
             let load = props.load.clone();
             move |_| {
                 if let Some(l) = load {
-                    put(&area, &stash, &borrowed, &cb, &l.text, l.own);
+                    put(&pending, &area, &stash, &borrowed, &cb, &l.text, l.own);
                 }
             }
         });
@@ -123,7 +213,9 @@ pub fn input_panel(props: &Props) -> Html {
         let cb = props.on_input.clone();
         let stash = stash.clone();
         let borrowed = borrowed.clone();
+        let pending = pending.clone();
         Callback::from(move |_: MouseEvent| {
+            pending.borrow_mut().take();
             if let (Some(old), Some(t)) = ((*stash).clone(), area.cast::<HtmlTextAreaElement>()) {
                 let current = t.value();
                 t.set_value(&old);

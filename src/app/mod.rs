@@ -136,15 +136,6 @@ const SHOW_WORKING_FROM_BYTES: usize = 64 * 1024;
 /// the page opens with, before a person can paste.
 const WARM_UP_AFTER_MS: u32 = 400;
 
-/// How long to wait after the last keystroke before diagnosing, by input size (ms).
-fn debounce_ms(bytes: usize) -> u32 {
-    match bytes {
-        0..=20_000 => 150,
-        20_001..=1_000_000 => 300,
-        _ => 600,
-    }
-}
-
 thread_local! {
     /// The element that last had the focus in the diagnoser (`main#diagnoser`), given the focus
     /// back when the person returns from the catalog.
@@ -458,9 +449,26 @@ fn page() -> Html {
             state.dispatch(Action::Input(text.clone()));
             schedule.emit((
                 generation,
-                if immediate { 0 } else { debounce_ms(bytes) },
+                if immediate {
+                    0
+                } else {
+                    input::debounce_ms(bytes)
+                },
                 text,
             ));
+        })
+    };
+
+    // The first keystroke after a pause: the diagnosis shown is of an older text, and a busy
+    // worker holds it (the text itself is read when the person pauses).
+    let on_edit = {
+        let state = state.clone();
+        let client = client.clone();
+        let timer = timer.clone();
+        Callback::from(move |()| {
+            *timer.borrow_mut() = None;
+            client.new_input(false);
+            state.dispatch(Action::Edited);
         })
     };
 
@@ -629,7 +637,7 @@ fn page() -> Html {
             </main>
         }
         <main id="diagnoser" class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
-            <input::InputPanel on_input={on_input} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
+            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
             <section class="result" aria-label="Diagnosis">
                 if let Some(n) = &*notice {
                     <div id="link-notice" class={classes!("link-notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>

@@ -93,6 +93,9 @@ impl Default for State {
 pub enum Action {
     /// The text changed.
     Input(Rc<str>),
+    /// The person started typing: the text will be read when they pause ([`Action::Input`]);
+    /// until then the diagnosis shown is of an older text.
+    Edited,
     /// Mark the current generation as being diagnosed.
     Working(u64),
     /// Diagnose the text of this generation now.
@@ -151,6 +154,12 @@ impl Reducible for State {
                 timings: self.timings,
                 progress: None,
                 error: None,
+            }),
+            Action::Edited => Rc::new(State {
+                status: Status::Pending,
+                generation: self.generation + 1,
+                progress: None,
+                ..(*self).clone()
             }),
             Action::Working(generation)
                 if generation == self.generation && self.status == Status::Pending =>

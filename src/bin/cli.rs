@@ -287,7 +287,26 @@ fn link_read(link: &str, json: bool) -> ExitCode {
     code
 }
 
+/// Restores the default action of SIGPIPE (the Rust runtime ignores it, so `println!` panics
+/// with "Broken pipe" when the reader goes away): `trace-doctor diagnose x | head` then ends
+/// quietly, as other command-line tools do.
+#[cfg(unix)]
+fn quiet_broken_pipe() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: `signal` from the C library, called once before any thread starts, setting the
+    // default disposition; no Rust state is involved.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    quiet_broken_pipe();
     let cli = Cli::parse();
     match cli.command {
         Command::Link {

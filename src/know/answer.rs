@@ -360,7 +360,7 @@ pub fn thrower(
     let root = &trace.throwables[trace.root_cause()];
     if let Some(l) = &root.logged {
         return (
-            component::of_class(&l.logger),
+            component::of_logger(&l.logger),
             None,
             Basis::Logger(l.logger.clone()),
         );
@@ -403,6 +403,13 @@ pub fn thrower(
         });
         if let Some((k, f)) = own {
             let c = component::of_class(&f.class);
+            // As below for a frameless one: a JDBC driver's exception with frames, wrapped by
+            // another component's exception, is that component's call.
+            if c.id == "jdbc-driver" {
+                if let Some((o, oc)) = jdbc_caller(trace, &chain, t) {
+                    return (oc, Some((t, k)), Basis::Caller(o, th.class.clone()));
+                }
+            }
             if c.kind == ComponentKind::Flink {
                 if let Some((op, basis)) = by_operator() {
                     return (op, Some((t, k)), basis);
@@ -417,19 +424,8 @@ pub fn thrower(
             // "debezium" already exists`): the component that made the call is the wrapper
             // around it, when the chain names one (`io.debezium.DebeziumException`).
             if c.id == "jdbc-driver" {
-                let caller = chain
-                    .iter()
-                    .skip_while(|&&u| u != t)
-                    .skip(1)
-                    .map(|&u| &trace.throwables[u])
-                    .filter(|o| o.class.contains('.'))
-                    .map(|o| (o, component::of_class(&o.class)))
-                    .find(|(_, oc)| {
-                        matches!(oc.kind, ComponentKind::Connector | ComponentKind::Library)
-                            && oc.id != "jdbc-driver"
-                    });
-                if let Some((o, oc)) = caller {
-                    return (oc, None, Basis::Caller(o.class.clone(), th.class.clone()));
+                if let Some((o, oc)) = jdbc_caller(trace, &chain, t) {
+                    return (oc, None, Basis::Caller(o, th.class.clone()));
                 }
             }
             if c.kind == ComponentKind::Flink {
@@ -454,6 +450,34 @@ pub fn thrower(
             Basis::Nothing,
         )
     }
+}
+
+/// The component that called a JDBC driver whose exception is `chain[t]`: the first throwable
+/// outside it in the chain whose first frame outside the JDK and the driver, or else whose
+/// class, belongs to a connector or a library (`io.debezium.DebeziumException`); with that
+/// throwable's class.
+fn jdbc_caller(trace: &Trace, chain: &[usize], t: usize) -> Option<(String, Component)> {
+    let wanted = |c: &Component| {
+        matches!(c.kind, ComponentKind::Connector | ComponentKind::Library) && c.id != "jdbc-driver"
+    };
+    chain
+        .iter()
+        .skip_while(|&&u| u != t)
+        .skip(1)
+        .map(|&u| &trace.throwables[u])
+        .find_map(|o| {
+            let by_class =
+                Some(component::of_class(&o.class)).filter(|c| o.class.contains('.') && wanted(c));
+            let by_frame = || {
+                o.frames
+                    .iter()
+                    .map(|f| component::of_class(&f.class))
+                    .find(|c| c.kind != ComponentKind::Jdk && c.id != "jdbc-driver")
+                    .filter(wanted)
+            };
+            // Where it was thrown first: Debezium throws Kafka Connect's `ConnectException`.
+            by_frame().or(by_class).map(|c| (o.class.clone(), c))
+        })
 }
 
 fn where_to(c: &Component, flink: bool) -> String {
@@ -574,11 +598,14 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
                 clip(driver, 120)
             ),
             Basis::Logger(logger) => format!(
-                "No rule knows this failure. The text holds no exception, only a {} line logged by **{name}** (`{}`): its message is the clue, and the full log around it shows the exception, if any.",
+                "No rule knows this failure. The text holds no exception, only {} line logged by **{name}** (`{}`): its message is the clue, and the full log around it shows the exception, if any.",
                 trace.throwables[trace.root_cause()]
                     .logged
                     .as_ref()
-                    .map_or("log", |l| l.level.as_str()),
+                    .map_or("a log".to_owned(), |l| {
+                        let an = if l.level.starts_with(['E', 'F']) { "an" } else { "a" };
+                        format!("{an} {}", l.level)
+                    }),
                 clip(logger, 120)
             ),
             Basis::Nothing if trace.throwables.iter().all(|t| t.frames.is_empty()) => {

@@ -774,6 +774,38 @@ pub fn of_class(class: &str) -> Component {
     }
 }
 
+/// Logger prefixes as Log4j's and Logback's `%c{1.}` / `%logger{20}` abbreviate them.
+const ABBREVIATED_LOGGERS: &[(&str, &str)] = &[
+    ("o.a.f.", "org.apache.flink."),
+    ("o.a.k.", "org.apache.kafka."),
+    ("o.a.h.", "org.apache.hadoop."),
+    ("i.d.", "io.debezium."),
+];
+
+/// The component of a log line's logger (usually the class that logged): as [`of_class`], with
+/// abbreviated package names (`o.a.f.r.j.JobMaster`) read by their known prefix; an abbreviated
+/// logger of no known prefix is a library named by the logger as printed, never "your own code".
+pub fn of_logger(logger: &str) -> Component {
+    let parts: Vec<&str> = logger.split('.').collect();
+    let abbreviated = parts.len() > 1 && parts[..parts.len() - 1].iter().all(|p| p.len() == 1);
+    if !abbreviated {
+        return of_class(logger);
+    }
+    match ABBREVIATED_LOGGERS
+        .iter()
+        .find(|(short, _)| logger.starts_with(short))
+    {
+        Some((short, long)) => of_class(&format!("{long}{}", &logger[short.len()..])),
+        None => Component {
+            id: format!("other:{logger}"),
+            name: format!("the library that logs as `{logger}`"),
+            package: String::new(),
+            tracker: None,
+            kind: ComponentKind::Library,
+        },
+    }
+}
+
 /// Words in an operator's name that name a connector (`Sink: bucket_write(table=hudi_orders)`,
 /// `IcebergStreamWriter`, `Source: MySQL CDC Source`), lower case, with the component's class
 /// prefix: the task the failure happened in, when its frames show only Flink.
@@ -821,6 +853,17 @@ pub fn passes_through(class: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn abbreviated_loggers_are_read_by_their_prefix() {
+        assert_eq!(of_logger("o.a.f.r.j.JobMaster").id, "flink");
+        assert_eq!(of_logger("o.a.k.c.NetworkClient").id, "kafka-client");
+        assert_eq!(of_logger("x.y.Z").kind, ComponentKind::Library);
+        assert_eq!(
+            of_logger("org.apache.kafka.clients.ClientUtils").id,
+            of_class("org.apache.kafka.clients.ClientUtils").id
+        );
+    }
 
     #[test]
     fn the_longest_prefix_wins() {

@@ -157,18 +157,29 @@ fn task_from(c: &regex::Captures<'_>) -> Task {
     }
 }
 
-/// The text from the start of the `n`-th line above `offset` up to the end of `offset`'s line.
+/// Bytes looked at, at most, on each side of a trace for the lines around it: a text of very
+/// long lines (a JSON document on one line) must not make each trace read all of it.
+const AROUND_BYTES: usize = 16 * 1024;
+
+/// The text from the start of the `n`-th line above `offset` up to the end of `offset`'s line,
+/// within [`AROUND_BYTES`] on each side.
 fn preceding_lines(input: &str, offset: usize, n: usize) -> &str {
-    let mut begin = input[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let mut lo = offset.saturating_sub(AROUND_BYTES);
+    while !input.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (offset + AROUND_BYTES).min(input.len());
+    while !input.is_char_boundary(hi) {
+        hi += 1;
+    }
+    let mut begin = input[lo..offset].rfind('\n').map_or(lo, |i| lo + i + 1);
     for _ in 0..n {
-        if begin == 0 {
+        if begin <= lo {
             break;
         }
-        begin = input[..begin - 1].rfind('\n').map_or(0, |i| i + 1);
+        begin = input[lo..begin - 1].rfind('\n').map_or(lo, |i| lo + i + 1);
     }
-    let end = input[offset..]
-        .find('\n')
-        .map_or(input.len(), |i| offset + i);
+    let end = input[offset..hi].find('\n').map_or(hi, |i| offset + i);
     &input[begin..end]
 }
 

@@ -805,10 +805,23 @@ pub(crate) fn json_unescape(doc: &Document, start: usize, end: usize) -> Documen
             Some(b'f') => ("\u{c}".into(), 2),
             Some(b'u') => {
                 let hex = text.get(i + 2..i + 6).unwrap_or("");
-                match u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
-                    Some(c) => (c.to_string(), 6),
-                    // A surrogate or a broken escape: keep a replacement character.
-                    None => ('\u{fffd}'.to_string(), 2 + hex.len().min(4)),
+                let unit = u32::from_str_radix(hex, 16).ok();
+                // A surrogate pair (`\ud83d\ude00`) is one character.
+                let low = text
+                    .get(i + 6..i + 12)
+                    .and_then(|n| n.strip_prefix("\\u"))
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .filter(|l| (0xDC00..0xE000).contains(l));
+                match (unit, low) {
+                    (Some(hi @ 0xD800..0xDC00), Some(lo)) => {
+                        let c = char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
+                        (c.unwrap_or('\u{fffd}').to_string(), 12)
+                    }
+                    _ => match unit.and_then(char::from_u32) {
+                        Some(c) => (c.to_string(), 6),
+                        // A lone surrogate or a broken escape: keep a replacement character.
+                        None => ('\u{fffd}'.to_string(), 2 + hex.len().min(4)),
+                    },
                 }
             }
             _ => (String::new(), 1),

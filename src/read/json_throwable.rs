@@ -12,31 +12,119 @@
 
 use super::decode::{Builder, Container, Document};
 
-/// Keys of the frames array.
-const STACK_KEYS: &[&str] = &["stackTrace", "stackTraceElements", "stack", "frames"];
-/// Keys of the throwable's class, in order of preference.
-const CLASS_KEYS: &[&str] = &["type", "class", "exceptionClass", "@class", "className"];
+/// Keys of the frames array (Jackson's `stackTrace`, the Kubernetes Operator's
+/// `stackTraceElements`, Log4j 2's JSON layout's `extendedStackTrace`).
+const STACK_KEYS: &[&str] = &[
+    "stackTrace",
+    "stackTraceElements",
+    "extendedStackTrace",
+    "stack",
+    "frames",
+];
+/// Keys of the throwable's class, in order of preference (Log4j 2's JSON layout: `name`).
+const CLASS_KEYS: &[&str] = &[
+    "type",
+    "class",
+    "exceptionClass",
+    "@class",
+    "className",
+    "name",
+];
 /// Keys of the message, in order of preference.
 const MESSAGE_KEYS: &[&str] = &["message", "localizedMessage", "msg"];
 /// Keys of a nested cause object.
 const CAUSE_KEYS: &[&str] = &["cause"];
 /// Key of the Kubernetes Operator's list of the chain's throwables (class and message only).
 const THROWABLE_LIST_KEY: &str = "throwableList";
-/// Nested causes followed at most.
-const MAX_DEPTH: usize = 32;
+/// Nested causes followed at most (Java itself prints every one; this only bounds the work on a
+/// hostile input).
+const MAX_DEPTH: usize = 10_000;
 
 /// A JSON string literal: `start..end` without the quotes; whether it is an object key (a `:`
-/// follows it); the object depth it stands at (1 inside a top-level object).
+/// follows it).
 #[derive(Clone, Copy)]
 struct Literal {
     start: usize,
     end: usize,
     key: bool,
-    depth: usize,
+    /// The `{` of the innermost object around it (`usize::MAX` at the top level).
+    parent: usize,
+}
+
+/// The JSON's structure, read in one pass: its literals (by start), each object's closing
+/// position and enclosing object, and each object's own keys.
+struct Json {
+    lits: Vec<Literal>,
+    /// Object `{` → just past its `}` (absent when the text ends inside it).
+    closes: std::collections::HashMap<usize, usize>,
+    /// Object `{` → the `{` of the object around it.
+    parents: std::collections::HashMap<usize, usize>,
+    /// Object `{` → indices (into `lits`) of its own keys, in order.
+    keys: std::collections::HashMap<usize, Vec<usize>>,
+}
+
+impl Json {
+    /// Just past the `}` of the object opened at `open`, or the end of `text`.
+    fn end_of(&self, open: usize, text: &str) -> usize {
+        self.closes.get(&open).copied().unwrap_or(text.len())
+    }
+
+    /// The literal starting at byte `start`, if any.
+    fn literal_at(&self, start: usize) -> Option<&Literal> {
+        let i = self.lits.partition_point(|l| l.start < start);
+        self.lits.get(i).filter(|l| l.start == start)
+    }
+
+    /// The string value of the object's own key `name`, as a literal.
+    fn value(&self, text: &str, open: usize, names: &[&str]) -> Option<Literal> {
+        let keys = self.keys.get(&open)?;
+        names.iter().find_map(|name| {
+            let &k = keys.iter().find(|&&k| {
+                let l = &self.lits[k];
+                &text[l.start..l.end] == *name
+            })?;
+            let v = self.lits.get(k + 1)?;
+            let between = text.get(self.lits[k].end + 1..v.start.checked_sub(1)?)?;
+            (between.trim() == ":" && !v.key).then_some(*v)
+        })
+    }
+
+    /// The raw (unquoted) value of the object's own key `name`: a number, `true`, `null`.
+    fn raw<'t>(&self, text: &'t str, open: usize, name: &str) -> Option<&'t str> {
+        let keys = self.keys.get(&open)?;
+        let &k = keys.iter().find(|&&k| {
+            let l = &self.lits[k];
+            &text[l.start..l.end] == name
+        })?;
+        let close = self.end_of(open, text);
+        let rest = text
+            .get(self.lits[k].end + 1..close)?
+            .trim_start()
+            .strip_prefix(':')?
+            .trim_start();
+        let end = rest.find([',', '}', '\n']).unwrap_or(rest.len());
+        Some(rest[..end].trim())
+    }
+
+    /// The `{` that opens the value of the object's own key `name`, when it is an object.
+    fn object_value(&self, text: &str, open: usize, name: &str) -> Option<usize> {
+        let keys = self.keys.get(&open)?;
+        let &k = keys.iter().find(|&&k| {
+            let l = &self.lits[k];
+            &text[l.start..l.end] == name
+        })?;
+        let after = self.lits[k].end + 1;
+        let rest = text.get(after..)?;
+        let colon = rest.trim_start().strip_prefix(':')?;
+        let value = colon.trim_start();
+        let at = text.len() - value.len();
+        (value.starts_with('{')).then_some(at)
+    }
 }
 
 /// The document's JSON-serialized throwables, one document each, with the byte range of the
 /// JSON object each came from (in `doc`'s text), in text order. Empty when none is found.
+/// Linear in the text (one pass over it, then lookups).
 pub(crate) fn documents(doc: &Document) -> Vec<(Document, usize, usize)> {
     let text = &doc.text;
     if !STACK_KEYS
@@ -45,32 +133,48 @@ pub(crate) fn documents(doc: &Document) -> Vec<(Document, usize, usize)> {
     {
         return Vec::new();
     }
-    let lits = literals(text);
-    let mut found: Vec<Read> = Vec::new();
-    for (i, l) in lits.iter().enumerate() {
-        if !l.key || !STACK_KEYS.contains(&&text[l.start..l.end]) {
-            continue;
-        }
-        let Some(open) = object_start(text, l.start - 1) else {
-            continue;
-        };
-        let close = object_end(text, open);
-        if let Some(t) = read_throwable(text, &lits, open, close, i) {
-            found.push(t);
+    let json = structure(text);
+    // Objects that hold a frames array and a class: throwables.
+    let mut throwables: Vec<usize> = Vec::new();
+    let mut checked = std::collections::HashSet::new();
+    for l in &json.lits {
+        if l.key && l.parent != usize::MAX && STACK_KEYS.contains(&&text[l.start..l.end]) {
+            let open = l.parent;
+            // Each object once, however many frames arrays it holds.
+            if checked.insert(open)
+                && json
+                    .value(text, open, CLASS_KEYS)
+                    .is_some_and(|c| looks_like_class(&text[c.start..c.end]))
+            {
+                throwables.push(open);
+            }
         }
     }
-    // Only the outermost throwable objects: a cause's own stack is read with the object that
-    // holds it.
-    let outermost: Vec<&Read> = found
-        .iter()
-        .filter(|t| !found.iter().any(|o| o.open < t.open && t.close <= o.close))
+    let set: std::collections::HashSet<usize> = throwables.iter().copied().collect();
+    // Only the outermost ones: a cause's own stack is read with the object that holds it.
+    let mut outermost: Vec<usize> = throwables
+        .into_iter()
+        .filter(|&open| {
+            let mut p = json.parents.get(&open).copied();
+            while let Some(o) = p {
+                if set.contains(&o) {
+                    return false;
+                }
+                p = json.parents.get(&o).copied();
+            }
+            true
+        })
         .collect();
+    outermost.sort_unstable();
+    outermost.dedup();
     outermost
         .into_iter()
-        .map(|t| {
-            let mut b = Builder::new(doc, t.close - t.open);
-            write_throwable(&mut b, doc, t, "", &lits, 0);
-            (b.finish(Container::JsonString, false), t.open, t.close)
+        .filter_map(|open| {
+            let close = json.end_of(open, text);
+            let top = read_throwable(text, &json, open)?;
+            let mut b = Builder::new(doc, close - open);
+            write_chain(&mut b, doc, &json, top);
+            Some((b.finish(Container::JsonString, false), open, close))
         })
         .collect()
 }
@@ -78,41 +182,32 @@ pub(crate) fn documents(doc: &Document) -> Vec<(Document, usize, usize)> {
 /// One throwable object as read: where its class and message literals are and its frames.
 struct Read {
     open: usize,
-    close: usize,
-    class: Option<Literal>,
+    class: Literal,
     message: Option<Literal>,
     /// Each frame's text (`a.B.c(B.java:1)`) and the range of its element in the JSON.
     frames: Vec<(String, usize, usize)>,
 }
 
-/// Reads the object `open..close` whose frames array key is `lits[stack_key]` (or none).
-fn read_throwable(
-    text: &str,
-    lits: &[Literal],
-    open: usize,
-    close: usize,
-    stack_key: usize,
-) -> Option<Read> {
-    let depth = lits[stack_key].depth;
-    let own = |k: &Literal| k.key && k.depth == depth && open < k.start && k.end < close;
-    let value_of = |names: &[&str]| -> Option<Literal> {
-        names.iter().find_map(|name| {
-            let k = lits
-                .iter()
-                .position(|k| own(k) && &text[k.start..k.end] == *name)?;
-            let v = lits.get(k + 1)?;
-            // The value must be the string right after the key's colon.
-            let between = text.get(lits[k].end + 1..v.start.checked_sub(1)?)?;
-            (between.trim() == ":" && !v.key).then_some(*v)
+/// Reads the object opened at `open`: its class, message and frames (none when it has no
+/// frames array).
+fn read_throwable(text: &str, json: &Json, open: usize) -> Option<Read> {
+    let class = json
+        .value(text, open, CLASS_KEYS)
+        .filter(|c| looks_like_class(&text[c.start..c.end]))?;
+    let message = json.value(text, open, MESSAGE_KEYS);
+    let close = json.end_of(open, text);
+    let frames = json
+        .keys
+        .get(&open)
+        .and_then(|keys| {
+            keys.iter()
+                .map(|&k| &json.lits[k])
+                .find(|l| STACK_KEYS.contains(&&text[l.start..l.end]))
         })
-    };
-    let class = value_of(CLASS_KEYS).filter(|c| looks_like_class(&text[c.start..c.end]));
-    class?;
-    let message = value_of(MESSAGE_KEYS);
-    let frames = read_frames(text, lits, lits[stack_key].end + 1, close);
+        .map(|k| read_frames(text, json, k.end + 1, close))
+        .unwrap_or_default();
     Some(Read {
         open,
-        close,
         class,
         message,
         frames,
@@ -121,12 +216,7 @@ fn read_throwable(
 
 /// The frames of the array that starts after `from` (past the key's colon), up to its `]` or
 /// `limit`.
-fn read_frames(
-    text: &str,
-    lits: &[Literal],
-    from: usize,
-    limit: usize,
-) -> Vec<(String, usize, usize)> {
+fn read_frames(text: &str, json: &Json, from: usize, limit: usize) -> Vec<(String, usize, usize)> {
     let bytes = text.as_bytes();
     let mut i = from;
     while i < limit && bytes[i] != b'[' {
@@ -141,7 +231,7 @@ fn read_frames(
         match bytes[i] {
             b']' => break,
             b'"' => {
-                let Some(l) = lits.iter().find(|l| l.start == i + 1) else {
+                let Some(l) = json.literal_at(i + 1) else {
                     break;
                 };
                 let raw = text[l.start..l.end].trim();
@@ -153,11 +243,11 @@ fn read_frames(
                 i = l.end + 1;
             }
             b'{' => {
-                let end = object_end(text, i);
-                if let Some(f) = frame_of_object(text, lits, i, end) {
+                let end = json.end_of(i, text);
+                if let Some(f) = frame_of_object(text, json, i) {
                     frames.push((f, i, end));
                 }
-                i = end;
+                i = end.max(i + 1);
             }
             _ => i += 1,
         }
@@ -165,38 +255,21 @@ fn read_frames(
     frames
 }
 
-/// `a.B.c(B.java:1)` from a `StackTraceElement` object; `None` without class and method.
-fn frame_of_object(text: &str, lits: &[Literal], open: usize, close: usize) -> Option<String> {
-    let inside: Vec<&Literal> = lits
-        .iter()
-        .filter(|l| open < l.start && l.end < close)
-        .collect();
-    let string = |name: &str| -> Option<&str> {
-        let k = inside
-            .iter()
-            .position(|l| l.key && &text[l.start..l.end] == name)?;
-        let v = inside.get(k + 1)?;
-        let between = text.get(inside[k].end + 1..v.start - 1)?;
-        (between.trim() == ":").then(|| &text[v.start..v.end])
-    };
-    let raw = |name: &str| -> Option<&str> {
-        let k = inside
-            .iter()
-            .find(|l| l.key && &text[l.start..l.end] == name)?;
-        let rest = text.get(k.end + 1..close)?.trim_start().strip_prefix(':')?;
-        let rest = rest.trim_start();
-        let end = rest.find([',', '}', '\n']).unwrap_or(rest.len());
-        Some(rest[..end].trim())
-    };
-    let class = string("className").or_else(|| string("declaringClass"))?;
-    let method = string("methodName")?;
-    let location = if raw("nativeMethod") == Some("true") {
+/// `a.B.c(B.java:1)` from a frame object (Jackson's `StackTraceElement`: `className`,
+/// `methodName`, `fileName`, `lineNumber`, `nativeMethod`; Log4j 2's: `class`, `method`,
+/// `file`, `line`); `None` without class and method.
+fn frame_of_object(text: &str, json: &Json, open: usize) -> Option<String> {
+    let string = |names: &[&str]| json.value(text, open, names).map(|l| &text[l.start..l.end]);
+    let class = string(&["className", "declaringClass", "class"])?;
+    let method = string(&["methodName", "method"])?;
+    let line = json
+        .raw(text, open, "lineNumber")
+        .or_else(|| json.raw(text, open, "line"))
+        .and_then(|n| n.parse::<i64>().ok());
+    let location = if json.raw(text, open, "nativeMethod") == Some("true") || line == Some(-2) {
         "Native Method".to_owned()
     } else {
-        match (
-            string("fileName"),
-            raw("lineNumber").and_then(|n| n.parse::<i64>().ok()),
-        ) {
+        match (string(&["fileName", "file"]), line) {
             (Some(f), Some(n)) if n >= 0 => format!("{f}:{n}"),
             (Some(f), _) => f.to_owned(),
             (None, _) => "Unknown Source".to_owned(),
@@ -205,35 +278,26 @@ fn frame_of_object(text: &str, lits: &[Literal], open: usize, close: usize) -> O
     Some(format!("{class}.{method}({location})"))
 }
 
-/// Writes `t` in Java's printed form, then its causes.
-fn write_throwable(
-    b: &mut Builder<'_>,
-    doc: &Document,
-    t: &Read,
-    label: &str,
-    lits: &[Literal],
-    depth: usize,
-) {
+/// Writes one throwable in Java's printed form: `label`, `class: message` (the message's first
+/// line: a JSON message may hold a whole printed trace, whose frames must not pass for this
+/// one's), then its frames.
+fn write_one(b: &mut Builder<'_>, doc: &Document, t: &Read, label: &str) {
     let text = &doc.text;
-    let Some(class) = t.class else {
-        return;
-    };
+    let class = t.class;
     b.replace(
         class.start,
         class.end,
         &format!("{label}{}", &text[class.start..class.end]),
     );
-    if let Some(m) = t.message {
-        if m.start < m.end {
+    if let Some(m) = t.message.filter(|m| m.start < m.end) {
+        let message = super::decode::json_unescape(doc, m.start, m.end);
+        let first = message.text.lines().next().unwrap_or("").trim_end();
+        if !first.is_empty() {
             b.replace(class.end, class.end, ": ");
-            let message = super::decode::json_unescape(doc, m.start, m.end);
-            // A message of several lines stays the header's message (no line may look like a
-            // frame of its own).
-            let one = message.text.replace('\n', " ");
-            if one == message.text {
+            if first.len() == message.text.len() {
                 b.append(&message);
             } else {
-                b.replace(m.start, m.end, &one);
+                b.replace(m.start, m.end, first);
             }
         }
     }
@@ -241,103 +305,60 @@ fn write_throwable(
     for (frame, a, e) in &t.frames {
         b.replace(*a, *e, &format!("\tat {frame}\n"));
     }
-    if depth >= MAX_DEPTH {
-        return;
-    }
-    // A nested `"cause": {…}` of Jackson's shape.
-    let key_depth = lits
-        .iter()
-        .find(|l| l.key && t.open < l.start && l.end < t.close)
-        .map(|l| l.depth);
-    let cause = lits.iter().enumerate().find(|(_, l)| {
-        l.key
-            && Some(l.depth) == key_depth
-            && t.open < l.start
-            && l.end < t.close
-            && CAUSE_KEYS.contains(&&text[l.start..l.end])
-    });
-    if let Some((_, key)) = cause {
-        let after = text[key.end + 1..t.close].trim_start();
-        if let Some(rest) = after.strip_prefix(':') {
-            let open = t.close - rest.trim_start().len();
-            if text.as_bytes().get(open) == Some(&b'{') {
-                let close = object_end(text, open);
-                let stack = lits.iter().position(|l| {
-                    l.key
-                        && open < l.start
-                        && l.end < close
-                        && l.depth == key.depth + 1
-                        && STACK_KEYS.contains(&&text[l.start..l.end])
-                });
-                let read = match stack {
-                    Some(s) => read_throwable(text, lits, open, close, s),
-                    None => class_only(text, lits, open, close, key.depth + 1),
-                };
-                if let Some(c) = read {
-                    write_throwable(b, doc, &c, "Caused by: ", lits, depth + 1);
-                }
-            }
-        }
-    }
-    // The Kubernetes Operator's `"throwableList": [{"type": …, "message": …}, …]`: the causes
-    // below the top-level throwable, without frames.
-    if depth == 0 {
-        let list = lits.iter().find(|l| {
-            l.key
-                && Some(l.depth) == key_depth
-                && t.open < l.start
-                && l.end < t.close
-                && &text[l.start..l.end] == THROWABLE_LIST_KEY
-        });
-        if let Some(key) = list {
-            let mut i = key.end + 1;
-            let bytes = text.as_bytes();
-            while i < t.close && bytes[i] != b'[' {
-                i += 1;
-            }
-            i += 1;
-            while i < t.close && bytes[i] != b']' {
-                if bytes[i] == b'{' {
-                    let close = object_end(text, i);
-                    if let Some(c) = class_only(text, lits, i, close, key.depth + 1) {
-                        write_throwable(b, doc, &c, "Caused by: ", lits, depth + 1);
-                    }
-                    i = close;
-                } else {
-                    i += 1;
-                }
-            }
-        }
-    }
 }
 
-/// A throwable object without frames (class and message only).
-fn class_only(
-    text: &str,
-    lits: &[Literal],
-    open: usize,
-    close: usize,
-    depth: usize,
-) -> Option<Read> {
-    let own = |k: &Literal| k.key && k.depth == depth && open < k.start && k.end < close;
-    let value_of = |names: &[&str]| -> Option<Literal> {
-        names.iter().find_map(|name| {
-            let k = lits
-                .iter()
-                .position(|k| own(k) && &text[k.start..k.end] == *name)?;
-            let v = lits.get(k + 1)?;
-            let between = text.get(lits[k].end + 1..v.start.checked_sub(1)?)?;
-            (between.trim() == ":" && !v.key).then_some(*v)
-        })
+/// Writes `top` and its causes: Jackson's nested `"cause"` objects, or the Kubernetes
+/// Operator's `"throwableList"` (the causes below the top, without frames).
+fn write_chain(b: &mut Builder<'_>, doc: &Document, json: &Json, top: Read) {
+    let text = &doc.text;
+    write_one(b, doc, &top, "");
+    let mut current = top;
+    let mut followed = false;
+    for _ in 0..MAX_DEPTH {
+        let Some(open) = CAUSE_KEYS
+            .iter()
+            .find_map(|k| json.object_value(text, current.open, k))
+        else {
+            break;
+        };
+        let Some(cause) = read_throwable(text, json, open) else {
+            break;
+        };
+        write_one(b, doc, &cause, "Caused by: ");
+        followed = true;
+        current = cause;
+    }
+    if followed {
+        return;
+    }
+    // The operator's list, from the top-level object.
+    let Some(list_key) = json.keys.get(&current.open).and_then(|keys| {
+        keys.iter()
+            .map(|&k| json.lits[k])
+            .find(|l| &text[l.start..l.end] == THROWABLE_LIST_KEY)
+    }) else {
+        return;
     };
-    let class = value_of(CLASS_KEYS).filter(|c| looks_like_class(&text[c.start..c.end]))?;
-    Some(Read {
-        open,
-        close,
-        class: Some(class),
-        message: value_of(MESSAGE_KEYS),
-        frames: Vec::new(),
-    })
+    let close = json.end_of(current.open, text);
+    let bytes = text.as_bytes();
+    let mut i = list_key.end + 1;
+    while i < close && bytes[i] != b'[' {
+        i += 1;
+    }
+    i += 1;
+    while i < close && bytes[i] != b']' {
+        if bytes[i] == b'{' {
+            let end = json.end_of(i, text);
+            if let Some(c) = read_throwable(text, json, i) {
+                write_one(b, doc, &c, "Caused by: ");
+            }
+            i = end.max(i + 1);
+        } else if bytes[i] == b'"' {
+            i = json.literal_at(i + 1).map_or(i + 1, |l| l.end + 1);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// A qualified class name: identifier parts joined by dots, at least two.
@@ -351,16 +372,41 @@ fn looks_like_class(s: &str) -> bool {
         })
 }
 
-/// Every string literal of `text` with whether it is a key and its object depth.
-fn literals(text: &str) -> Vec<Literal> {
+/// Reads the text's JSON structure in one pass (see [`Json`]); brackets inside strings are
+/// skipped, and a text cut inside the JSON leaves its open objects without a close.
+fn structure(text: &str) -> Json {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
+    let mut json = Json {
+        lits: Vec::new(),
+        closes: std::collections::HashMap::new(),
+        parents: std::collections::HashMap::new(),
+        keys: std::collections::HashMap::new(),
+    };
+    // Open `{` and `[` (the byte, its position).
+    let mut stack: Vec<(u8, usize)> = Vec::new();
+    let innermost_object = |stack: &[(u8, usize)]| {
+        stack
+            .iter()
+            .rev()
+            .find(|(b, _)| *b == b'{')
+            .map_or(usize::MAX, |&(_, at)| at)
+    };
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
+            b'{' => {
+                let parent = innermost_object(&stack);
+                if parent != usize::MAX {
+                    json.parents.insert(i, parent);
+                }
+                stack.push((b'{', i));
+            }
+            b'[' => stack.push((b'[', i)),
+            b'}' | b']' => {
+                if let Some((b'{', at)) = stack.pop() {
+                    json.closes.insert(at, i + 1);
+                }
+            }
             b'"' => {
                 let start = i + 1;
                 let mut j = start;
@@ -374,11 +420,15 @@ fn literals(text: &str) -> Vec<Literal> {
                 let key = text
                     .get(end + 1..)
                     .is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'));
-                out.push(Literal {
+                let parent = innermost_object(&stack);
+                if key && parent != usize::MAX {
+                    json.keys.entry(parent).or_default().push(json.lits.len());
+                }
+                json.lits.push(Literal {
                     start,
                     end,
                     key,
-                    depth,
+                    parent,
                 });
                 i = end;
             }
@@ -386,72 +436,7 @@ fn literals(text: &str) -> Vec<Literal> {
         }
         i += 1;
     }
-    out
-}
-
-/// The `{` of the innermost object around `at`, skipping strings; `None` at the top level.
-fn object_start(text: &str, at: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    // Walk forward once to know which bytes are inside strings.
-    let mut in_string = vec![false; at.min(bytes.len())];
-    let mut inside = false;
-    let mut i = 0;
-    while i < in_string.len() {
-        if inside {
-            in_string[i] = true;
-            if bytes[i] == b'\\' {
-                if i + 1 < in_string.len() {
-                    in_string[i + 1] = true;
-                }
-                i += 2;
-                continue;
-            }
-            if bytes[i] == b'"' {
-                inside = false;
-            }
-        } else if bytes[i] == b'"' {
-            inside = true;
-            in_string[i] = true;
-        }
-        i += 1;
-    }
-    let mut depth = 0usize;
-    for k in (0..in_string.len()).rev() {
-        if in_string[k] {
-            continue;
-        }
-        match bytes[k] {
-            b'}' | b']' => depth += 1,
-            b'{' if depth == 0 => return Some(k),
-            b'{' | b'[' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Just past the `}` that closes the object opened at `open`, or the end of the text.
-fn object_end(text: &str, open: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut i = open;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            b'{' | b'[' if !in_string => depth += 1,
-            b'}' | b']' if !in_string => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    text.len()
+    json
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //! People often paste only what their log said at `WARN` or `ERROR` (`grep WARN taskexecutor.log`,
 //! a console excerpt that ends before the stack trace). No throwable is printed, yet the line
 //! names the logger — usually the class that logged, so the component — and a message a
-//! committer reads first. This module picks that line: the most severe among the lines whose
-//! message says something (four words or more: `Uncaught exception` says nothing, the warning
-//! just before it often does), the last of those.
+//! committer reads first. This module picks that line: the first `ERROR` (or `FATAL`) whose
+//! message says something (four words or more; what follows the first error is often its
+//! consequence or the shutdown); when the errors say nothing (`Uncaught exception`), the last
+//! warning before the first of them; else the first warning that says something.
 
 use crate::model::{Logged, Relation, Trace};
 use crate::span::Span;
@@ -36,14 +37,10 @@ fn pattern() -> &'static Regex {
 /// the message's (byte offsets into `input`).
 pub fn telling_line(input: &str) -> Option<Trace> {
     let re = pattern();
-    // (informative, severity, line index) of the best line so far, and what it holds.
-    let mut best: Option<((bool, u8, usize), Logged, Span)> = None;
+    // Every log line at ERROR/FATAL/WARN: (is an error, says something, logged, message span).
+    let mut lines: Vec<(bool, bool, Logged, Span)> = Vec::new();
     let mut at = 0;
-    for (n, line) in input
-        .split_inclusive('\n')
-        .take(MAX_LINES_SCANNED)
-        .enumerate()
-    {
+    for line in input.split_inclusive('\n').take(MAX_LINES_SCANNED) {
         let start = at;
         at += line.len();
         let body = line.trim_end_matches(['\n', '\r']);
@@ -53,26 +50,37 @@ pub fn telling_line(input: &str) -> Option<Trace> {
         let (Some(level), Some(logger), Some(message)) = (c.get(1), c.get(2), c.get(3)) else {
             continue;
         };
-        let text = message.as_str().trim_end();
-        let severity = match level.as_str() {
-            "ERROR" | "FATAL" => 2,
-            _ => 1,
-        };
-        let informative = text.split_whitespace().count() >= INFORMATIVE_WORDS;
-        let key = (informative, severity, n);
-        if best.as_ref().is_none_or(|(k, ..)| key > *k) {
-            let span = Span::new(
-                start + message.start(),
-                start + message.start() + text.len(),
-            );
-            let logged = Logged {
-                level: level.as_str().to_owned(),
-                logger: logger.as_str().to_owned(),
-            };
-            best = Some((key, logged, span));
+        // A logger names a class (its last part capitalised), not a host (`db.prod.internal:`).
+        if !logger
+            .as_str()
+            .rsplit('.')
+            .next()
+            .is_some_and(|last| last.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        {
+            continue;
         }
+        let text = message.as_str().trim_end();
+        let error = matches!(level.as_str(), "ERROR" | "FATAL");
+        let informative = text.split_whitespace().count() >= INFORMATIVE_WORDS;
+        let span = Span::new(
+            start + message.start(),
+            start + message.start() + text.len(),
+        );
+        let logged = Logged {
+            level: level.as_str().to_owned(),
+            logger: logger.as_str().to_owned(),
+        };
+        lines.push((error, informative, logged, span));
     }
-    let (_, logged, span) = best?;
+    let first_error = lines.iter().position(|l| l.0);
+    let pick = lines
+        .iter()
+        .position(|l| l.0 && l.1)
+        .or_else(|| first_error.and_then(|e| lines[..e].iter().rposition(|l| !l.0 && l.1)))
+        .or_else(|| lines.iter().position(|l| l.1))
+        .or(first_error)
+        .or((!lines.is_empty()).then_some(0))?;
+    let (_, _, logged, span) = lines.swap_remove(pick);
     let mut throwable = crate::parse::empty_throwable(span, Relation::Top);
     throwable.message = Some(input[span.start..span.end].to_owned());
     throwable.class_span = Span::new(span.start, span.start);
@@ -121,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn prefers_a_line_that_says_something_then_the_most_severe_then_the_last() {
+    fn prefers_the_first_error_that_says_something_else_the_warning_before_it() {
         let text = "\
 10:00:01 WARN  org.apache.flink.runtime.webmonitor.WebMonitorUtils - Log file environment variable 'log.file' is not set.
 10:00:02 WARN  org.apache.kafka.clients.ClientUtils - Couldn't resolve server broker:9092 from bootstrap.servers
@@ -135,8 +143,20 @@ mod tests {
         let text = "\
 10:00:01 ERROR com.acme.Job - The sink failed to write its batch to the database
 10:00:02 WARN  com.acme.Other - Something later happened that is less severe here
+10:00:03 ERROR com.acme.Shutdown - Failed to clean up the blob store directory on shutdown.
 ";
-        assert_eq!(logged(text).map(|l| l.0), Some("ERROR".into()));
+        assert_eq!(
+            logged(text).map(|l| l.1),
+            Some("com.acme.Job".into()),
+            "the first error that says something, not what followed it"
+        );
+        assert!(
+            telling_line(
+                "10:00:01 ERROR db.prod.internal: connection refused by the remote host\n"
+            )
+            .is_none(),
+            "a host name is not a logger"
+        );
     }
 
     #[test]

@@ -152,6 +152,18 @@ impl Throwable {
         self.class.rsplit('.').next().unwrap_or(&self.class)
     }
 
+    /// What to call the throwable in a list: its class, or for one printed without a class,
+    /// what stands in its place (`WARN log line`, `message`).
+    pub fn label(&self, simple: bool) -> String {
+        match (&self.logged, self.class.is_empty()) {
+            (_, false) if simple => self.simple_class().to_owned(),
+            (_, false) => self.class.clone(),
+            (Some(l), true) => format!("{} log line", l.level),
+            (None, true) if self.message.is_some() => "message".to_owned(),
+            (None, true) => "frames".to_owned(),
+        }
+    }
+
     /// Frames as printed (without those restored from `... N more`).
     pub fn printed_frames(&self) -> impl Iterator<Item = &Frame> {
         self.frames.iter().filter(|f| f.expanded_from.is_none())

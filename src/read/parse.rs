@@ -750,11 +750,19 @@ impl<'a> DocParser<'a> {
     fn inline_headers(&mut self, covered: &[(usize, usize)], traces_before: usize, own_end: usize) {
         // What this document's traces already hold, by `throwable_key`: looked up once per
         // candidate, so a log with many traces stays linear.
+        // Each message's first words too: a line that repeats the start of a message read
+        // over several lines (`X: foo` of `X: foo` / `bar baz`) is that throwable again.
         let mut known: std::collections::HashSet<(String, String)> = self.out.traces
             [traces_before..own_end]
             .iter()
             .flat_map(|t| t.throwables.iter())
-            .map(throwable_key)
+            .flat_map(|t| {
+                let (class, words) = throwable_key(t);
+                let parts: Vec<&str> = words.split(' ').collect();
+                (1..=parts.len())
+                    .map(|k| (class.clone(), parts[..k].join(" ")))
+                    .collect::<Vec<_>>()
+            })
             .collect();
         let classes: std::collections::HashSet<String> =
             known.iter().map(|(c, _)| c.clone()).collect();
@@ -865,8 +873,10 @@ impl<'a> DocParser<'a> {
                     };
                     let stop = line.kind.structural()
                         || blank_run > MAX_BLANK_RUN
-                        // The closing fence of a Markdown code block ends the error.
+                        // The closing fence of a Markdown code block ends the error, and so
+                        // does the next log line.
                         || body.starts_with("```")
+                        || looks_like_log_line(body)
                         || body.starts_with("Flink SQL>")
                         || ["[ERROR]", "[INFO]", "[WARNING]"]
                             .iter()
@@ -1298,9 +1308,12 @@ impl<'a> DocParser<'a> {
             {
                 let next = self.lines[h + 1];
                 let nb = self.body(&next).trim();
+                // Not a log line of its own (a timestamp, a level): then the message was
+                // empty.
                 if next.kind == Kind::Other
                     && !nb.is_empty()
                     && !nb.starts_with("```")
+                    && !looks_like_log_line(nb)
                     && line_throwable_start(nb).is_none()
                     && header_start(nb).is_none()
                 {
@@ -1469,6 +1482,16 @@ fn original_in_message(message: &str) -> Option<(String, Option<String>)> {
     }
     let rest = rest.strip_prefix(':')?.trim();
     Some((name.to_owned(), (!rest.is_empty()).then(|| rest.to_owned())))
+}
+
+/// A line that starts a log event of its own: a timestamp or bracketed field first, or a
+/// level word (`INFO`, `WARN`, …) first or between spaces.
+fn looks_like_log_line(s: &str) -> bool {
+    let s = s.trim_start();
+    s.starts_with(|c: char| c.is_ascii_digit() || c == '[')
+        || ["INFO", "WARN", "ERROR", "DEBUG", "TRACE"]
+            .iter()
+            .any(|l| s.starts_with(l) || s.contains(&format!(" {l} ")))
 }
 
 pub(crate) fn empty_throwable(span: Span, relation: Relation) -> Throwable {

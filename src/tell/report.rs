@@ -380,7 +380,14 @@ pub(crate) fn class_name(e: &ExceptionReport) -> std::borrow::Cow<'_, str> {
     match (e.class.is_empty(), e.frames.is_empty(), &e.logged) {
         (false, ..) => e.class.as_str().into(),
         (true, false, _) => "(frames without an exception line)".into(),
-        (true, true, Some(l)) => format!("(a {} log line of {})", l.level, l.logger).into(),
+        (true, true, Some(l)) => {
+            let an = if l.level.starts_with(['E', 'F']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("({an} {} log line of {})", l.level, l.logger).into()
+        }
         (true, true, None) => "(a message printed without an exception class)".into(),
     }
 }
@@ -410,7 +417,7 @@ fn highlight_name(t: &Trace, throwable: usize, frame: Option<usize>) -> String {
     let th = &t.throwables[throwable];
     match frame.and_then(|k| th.frames.get(k)) {
         Some(f) => f.qualified_method(),
-        None => th.class.clone(),
+        None => th.label(false),
     }
 }
 

@@ -693,7 +693,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                                     format!("{prefix}t{number}-e{}-f{k}", h.throwable),
                                 ),
                                 None => (
-                                    th.simple_class().to_owned(),
+                                    th.label(true),
                                     format!("{prefix}t{number}-e{}", h.throwable),
                                 ),
                             };
