@@ -97,43 +97,23 @@ def rule_alternatives():
     return rows
 
 
-def strings_of_class(data):
-    if data[:4] != b'\xca\xfe\xba\xbe':
-        return []
-    count = struct.unpack('>H', data[8:10])[0]
-    i, k, utf8, refs = 10, 1, {}, []
-    while k < count:
-        tag = data[i]
-        if tag == 1:
-            n = struct.unpack('>H', data[i + 1:i + 3])[0]
-            utf8[k] = data[i + 3:i + 3 + n]
-            i += 3 + n
-        elif tag in (3, 4):
-            i += 5
-        elif tag in (5, 6):
-            i += 9
-            k += 1
-        elif tag in (7, 16, 19, 20):
-            i += 3
-        elif tag == 8:
-            refs.append(struct.unpack('>H', data[i + 1:i + 3])[0])
-            i += 3
-        elif tag in (9, 10, 11, 12, 17, 18):
-            i += 5
-        elif tag == 15:
-            i += 4
-        else:
-            return []
-        k += 1
-    out = []
-    for r in refs:
-        b = utf8.get(r)
-        if b is not None:
-            out.append(b.decode('utf-8', 'replace'))
-    return out
+def _jar_strings():
+    """scripts/jar-strings.py, whose class-file reader this script shares."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        'jar_strings', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'jar-strings.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_JS = _jar_strings()
+strings_of_class = _JS.strings_of_class
 
 
 def classes(data, depth=0):
+    """Every class of a jar and of the jars nested in it (all packages: the libraries Flink
+    ships, Kryo, Pekko/Akka, are where many messages come from)."""
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
@@ -146,17 +126,8 @@ def classes(data, depth=0):
 
 
 def jars(archive):
-    keep = lambda n: n.endswith('.jar') and ('/lib/' in n or '/opt/' in n or '/plugins/' in n)
-    if archive.endswith(('.whl', '.zip')):
-        z = zipfile.ZipFile(archive)
-        for n in z.namelist():
-            if keep(n):
-                yield z.read(n)
-    else:
-        with tarfile.open(archive) as t:
-            for m in t:
-                if keep(m.name):
-                    yield t.extractfile(m).read()
+    for _, data in _JS.jars(archive):
+        yield data
 
 
 def release_of(archive):

@@ -95,8 +95,7 @@ fn put(
 /// When the page is hidden or left with typing not yet read: reads the text, keeps it in this
 /// browser at once (the page may not run again), and hands it on.
 fn flush_on_hide(pending: Pending, latest: Rc<RefCell<Callback<(String, bool)>>>, area: NodeRef) {
-    use wasm_bindgen::JsCast;
-    let flush = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+    super::on_page_hidden(move || {
         if pending.borrow_mut().take().is_none() {
             return;
         }
@@ -106,14 +105,6 @@ fn flush_on_hide(pending: Pending, latest: Rc<RefCell<Callback<(String, bool)>>>
             latest.borrow().emit((text, true));
         }
     });
-    if let Some(w) = web_sys::window() {
-        let f = flush.as_ref().unchecked_ref();
-        let _ = w.add_event_listener_with_callback("pagehide", f);
-        if let Some(d) = w.document() {
-            let _ = d.add_event_listener_with_callback("visibilitychange", f);
-        }
-    }
-    flush.forget();
 }
 
 /// The text area is uncontrolled: the page never rewrites what the person typed; it only reads

@@ -214,11 +214,17 @@ fn focus_without_scroll(el: &web_sys::HtmlElement) {
 /// (`visibilitychange`, `pagehide`): a reload or a closed tab right after typing loses nothing.
 /// The listeners live as long as the page.
 fn keep_on_hide(unsaved: Rc<RefCell<Option<String>>>) {
-    let flush = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+    on_page_hidden(move || {
         if let Some(text) = unsaved.borrow_mut().take() {
             let _ = persist::save(&text);
         }
     });
+}
+
+/// Calls `f` each time the page is hidden (`visibilitychange`) or left (`pagehide`), for the
+/// page's life: the last moment to keep what the person typed.
+pub(crate) fn on_page_hidden(f: impl Fn() + 'static) {
+    let flush = wasm_bindgen::closure::Closure::<dyn Fn()>::new(f);
     if let Some(w) = web_sys::window() {
         let f = flush.as_ref().unchecked_ref();
         let _ = w.add_event_listener_with_callback("pagehide", f);
