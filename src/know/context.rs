@@ -164,14 +164,8 @@ const AROUND_BYTES: usize = 16 * 1024;
 /// The text from the start of the `n`-th line above `offset` up to the end of `offset`'s line,
 /// within [`AROUND_BYTES`] on each side.
 fn preceding_lines(input: &str, offset: usize, n: usize) -> &str {
-    let mut lo = offset.saturating_sub(AROUND_BYTES);
-    while !input.is_char_boundary(lo) {
-        lo -= 1;
-    }
-    let mut hi = (offset + AROUND_BYTES).min(input.len());
-    while !input.is_char_boundary(hi) {
-        hi += 1;
-    }
+    let lo = crate::span::floor_char_boundary(input, offset.saturating_sub(AROUND_BYTES));
+    let hi = crate::span::ceil_char_boundary(input, offset.saturating_add(AROUND_BYTES));
     let mut begin = input[lo..offset].rfind('\n').map_or(lo, |i| lo + i + 1);
     for _ in 0..n {
         if begin <= lo {

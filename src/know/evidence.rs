@@ -302,19 +302,10 @@ const PREFIX_LINES: usize = 8;
 /// …within this many bytes each, on average.
 const PREFIX_BYTES: usize = 400;
 
-/// The largest char boundary of `s` at or below `at`.
-fn floor_char(s: &str, mut at: usize) -> usize {
-    at = at.min(s.len());
-    while !s.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
 /// Start of the line holding byte `at`, and of the non-blank line just above it (if any).
 /// Looks back at most [`REGION_BYTES`]: a longer line starts, for this purpose, there.
 fn line_start(input: &str, at: usize) -> usize {
-    let lo = floor_char(input, at.saturating_sub(REGION_BYTES));
+    let lo = crate::span::floor_char_boundary(input, at.saturating_sub(REGION_BYTES));
     input[lo..at].rfind('\n').map_or(lo, |i| lo + i + 1)
 }
 
@@ -334,7 +325,7 @@ fn around(input: &str, trace: &Trace) -> Option<Evidence> {
     // The region: the line above, and the first line up to where the header starts; at most
     // REGION_BYTES before the header (a log prefix and its line), so that many traces on one
     // huge line cost linear time.
-    let from = floor_char(
+    let from = crate::span::floor_char_boundary(
         input,
         above
             .unwrap_or(first_line)
@@ -345,7 +336,7 @@ fn around(input: &str, trace: &Trace) -> Option<Evidence> {
     if found.is_none() {
         // Container prefixes on the trace's own lines (`taskmanager_1  | …`): the first
         // PREFIX_BYTES of each of its first PREFIX_LINES lines.
-        let end = floor_char(
+        let end = crate::span::floor_char_boundary(
             input,
             trace
                 .span

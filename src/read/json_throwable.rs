@@ -75,50 +75,46 @@ impl Json {
         self.lits.get(i).filter(|l| l.start == start)
     }
 
-    /// The string value of the object's own key `name`, as a literal.
+    /// Index (into `lits`) of the object's own key `name`.
+    fn key(&self, text: &str, open: usize, name: &str) -> Option<usize> {
+        self.keys.get(&open)?.iter().copied().find(|&k| {
+            let l = &self.lits[k];
+            &text[l.start..l.end] == name
+        })
+    }
+
+    /// Where the value of key `k` starts (past its colon and white space), and its text to the
+    /// end of `text`.
+    fn after_colon<'t>(&self, text: &'t str, k: usize) -> Option<(usize, &'t str)> {
+        let value = text
+            .get(self.lits[k].end + 1..)?
+            .trim_start()
+            .strip_prefix(':')?
+            .trim_start();
+        Some((text.len() - value.len(), value))
+    }
+
+    /// The string value of the object's own key, the first of `names` it has, as a literal.
     fn value(&self, text: &str, open: usize, names: &[&str]) -> Option<Literal> {
-        let keys = self.keys.get(&open)?;
         names.iter().find_map(|name| {
-            let &k = keys.iter().find(|&&k| {
-                let l = &self.lits[k];
-                &text[l.start..l.end] == *name
-            })?;
+            let k = self.key(text, open, name)?;
             let v = self.lits.get(k + 1)?;
-            let between = text.get(self.lits[k].end + 1..v.start.checked_sub(1)?)?;
-            (between.trim() == ":" && !v.key).then_some(*v)
+            let (at, _) = self.after_colon(text, k)?;
+            (at + 1 == v.start && !v.key).then_some(*v)
         })
     }
 
     /// The raw (unquoted) value of the object's own key `name`: a number, `true`, `null`.
     fn raw<'t>(&self, text: &'t str, open: usize, name: &str) -> Option<&'t str> {
-        let keys = self.keys.get(&open)?;
-        let &k = keys.iter().find(|&&k| {
-            let l = &self.lits[k];
-            &text[l.start..l.end] == name
-        })?;
-        let close = self.end_of(open, text);
-        let rest = text
-            .get(self.lits[k].end + 1..close)?
-            .trim_start()
-            .strip_prefix(':')?
-            .trim_start();
-        let end = rest.find([',', '}', '\n']).unwrap_or(rest.len());
-        Some(rest[..end].trim())
+        let (_, value) = self.after_colon(text, self.key(text, open, name)?)?;
+        let end = value.find([',', '}', '\n']).unwrap_or(value.len());
+        Some(value[..end].trim())
     }
 
     /// The `{` that opens the value of the object's own key `name`, when it is an object.
     fn object_value(&self, text: &str, open: usize, name: &str) -> Option<usize> {
-        let keys = self.keys.get(&open)?;
-        let &k = keys.iter().find(|&&k| {
-            let l = &self.lits[k];
-            &text[l.start..l.end] == name
-        })?;
-        let after = self.lits[k].end + 1;
-        let rest = text.get(after..)?;
-        let colon = rest.trim_start().strip_prefix(':')?;
-        let value = colon.trim_start();
-        let at = text.len() - value.len();
-        (value.starts_with('{')).then_some(at)
+        let (at, value) = self.after_colon(text, self.key(text, open, name)?)?;
+        value.starts_with('{').then_some(at)
     }
 }
 
@@ -332,11 +328,10 @@ fn write_chain(b: &mut Builder<'_>, doc: &Document, json: &Json, top: Read) {
         return;
     }
     // The operator's list, from the top-level object.
-    let Some(list_key) = json.keys.get(&current.open).and_then(|keys| {
-        keys.iter()
-            .map(|&k| json.lits[k])
-            .find(|l| &text[l.start..l.end] == THROWABLE_LIST_KEY)
-    }) else {
+    let Some(list_key) = json
+        .key(text, current.open, THROWABLE_LIST_KEY)
+        .map(|k| json.lits[k])
+    else {
         return;
     };
     let close = json.end_of(current.open, text);

@@ -1352,14 +1352,8 @@ impl<'a> DocParser<'a> {
             class,
             printed_as,
             message,
-            header_span,
             class_span,
-            frames: Vec::new(),
-            omitted: None,
-            relation,
-            cause: None,
-            suppressed: Vec::new(),
-            logged: None,
+            ..empty_throwable(header_span, relation)
         };
         (throwable, j)
     }

@@ -101,9 +101,36 @@ impl LineIndex {
     }
 }
 
+/// The largest char boundary of `s` at or below byte `at` (`at` past the end: `s.len()`).
+pub fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary of `s` at or above byte `at` (`at` past the end: `s.len()`).
+pub fn ceil_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn char_boundaries_round_down_and_up() {
+        let s = "aé b"; // é is bytes 1..3
+        assert_eq!(floor_char_boundary(s, 2), 1);
+        assert_eq!(ceil_char_boundary(s, 2), 3);
+        assert_eq!(floor_char_boundary(s, 99), s.len());
+        assert_eq!(ceil_char_boundary(s, 99), s.len());
+    }
 
     #[test]
     fn line_of_counts_from_one_and_keeps_crlf() {
