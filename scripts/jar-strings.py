@@ -63,17 +63,18 @@ def jars(archive):
             if m.name.endswith('.jar') and ('/lib/' in m.name or '/opt/' in m.name or '/plugins/' in m.name):
                 yield m.name, t.extractfile(m).read()
 
-def classes(data, depth=0):
-    """(class name, class bytes) of a jar's classes under org/apache/flink, and of the jars
-    nested in it (flink-table-planner-loader holds flink-table-planner.jar)."""
+def classes(data, depth=0, only='org/apache/flink'):
+    """(class name, class bytes) of a jar's classes whose path holds `only` (all of them when
+    `only` is None), and of the jars nested in it (flink-table-planner-loader holds
+    flink-table-planner.jar)."""
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         return
     for cn in z.namelist():
         if cn.endswith('.jar') and depth < 2:
-            yield from classes(z.read(cn), depth + 1)
-        elif cn.endswith('.class') and 'org/apache/flink' in cn:
+            yield from classes(z.read(cn), depth + 1, only)
+        elif cn.endswith('.class') and (only is None or only in cn):
             yield cn[:-6].replace('/', '.'), z.read(cn)
 
 def main():

@@ -18,7 +18,7 @@ tests/rule_messages.rs checks the file against the rules: every alternative list
 for every needle no release holds. Run it after changing a rule's messages (and commit the file);
 the test command does not download releases.
 """
-import glob, io, os, re, struct, sys, tarfile, tomllib, zipfile
+import glob, os, re, sys, tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, 'knowledge', 'rule-messages.tsv')
@@ -111,18 +111,10 @@ _JS = _jar_strings()
 strings_of_class = _JS.strings_of_class
 
 
-def classes(data, depth=0):
+def classes(data):
     """Every class of a jar and of the jars nested in it (all packages: the libraries Flink
     ships, Kryo, Pekko/Akka, are where many messages come from)."""
-    try:
-        z = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        return
-    for name in z.namelist():
-        if name.endswith('.jar') and depth < 2:
-            yield from classes(z.read(name), depth + 1)
-        elif name.endswith('.class'):
-            yield name[:-6].replace('/', '.'), z.read(name)
+    return _JS.classes(data, only=None)
 
 
 def jars(archive):
