@@ -228,7 +228,7 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
         .filter_map(|c| match c {
             rules::Compiled::Throwable {
                 message: Some(m), ..
-            } if m.is_decisive() => Some(m),
+            } if m.is_decisive() => Some(&**m),
             _ => None,
         })
         .collect();
@@ -259,6 +259,7 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
             container: crate::decode::Container::Plain,
             thread: None,
             flink_context: false,
+            cut_at: None,
         });
         if out.len() >= MAX_MESSAGE_TRACES {
             break;

@@ -16,10 +16,15 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(tag = "finding", rename_all = "kebab-case")]
 pub enum Expect {
-    /// A rule covers the thread's conclusion: it must be the first finding.
+    /// A rule covers the thread's conclusion: it must be the first finding. With `component`,
+    /// the thread blames that project's class (a connector holding a non-serializable field),
+    /// and the finding must name it too (its culprit, [`crate::matcher::Finding::culprit`]).
     Rule {
         /// The rule id.
         rule: String,
+        /// A component id the finding must blame, where the thread blames one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        component: Option<String>,
     },
     /// No rule covers it: the no-rule answer must name this component (and this phase, where
     /// given).
@@ -314,17 +319,29 @@ pub fn score(case: &Case, diagnosis: &Diagnosis) -> Outcome {
         None => "none".to_owned(),
     };
     let finding = match &case.meta.expect {
-        Expect::Rule { rule } => Some(if first == *rule {
-            Placement::First
-        } else if diagnosis
-            .traces
-            .iter()
-            .any(|d| d.findings.iter().any(|f| f.rule == *rule))
-        {
-            Placement::Present
-        } else {
-            Placement::Missing
-        }),
+        Expect::Rule { rule, component } => {
+            let blames = |f: &crate::matcher::Finding| {
+                component.as_deref().is_none_or(|c| {
+                    f.culprit
+                        .as_ref()
+                        .is_some_and(|k| names_component(c, &k.component))
+                })
+            };
+            let lead_first = lead
+                .and_then(|d| d.findings.first())
+                .is_some_and(|f| f.rule == *rule && blames(f));
+            Some(if lead_first {
+                Placement::First
+            } else if diagnosis
+                .traces
+                .iter()
+                .any(|d| d.findings.iter().any(|f| f.rule == *rule && blames(f)))
+            {
+                Placement::Present
+            } else {
+                Placement::Missing
+            })
+        }
         Expect::Component { component, .. } => {
             let names = |d: &TraceDiagnosis| {
                 d.answer
@@ -404,7 +421,7 @@ pub fn render_misses(e: &Evaluation) -> String {
             ));
         }
         match (&o.expect, o.finding) {
-            (Expect::Rule { rule }, Some(p)) if p != Placement::First => {
+            (Expect::Rule { rule, .. }, Some(p)) if p != Placement::First => {
                 what.push(format!("expected {rule} ({p:?}), first: {}", o.first))
             }
             (Expect::Component { component, .. }, Some(p)) if p != Placement::First => what.push(
@@ -487,6 +504,7 @@ mod tests {
             crate::FLAGSHIP_EXAMPLE,
             Expect::Rule {
                 rule: "async-wait-inflight-cme".into(),
+                component: None,
             },
             Some("java.util.ConcurrentModificationException"),
         );
@@ -497,6 +515,7 @@ mod tests {
             crate::FLAGSHIP_EXAMPLE,
             Expect::Rule {
                 rule: "jvm-heap-oom".into(),
+                component: None,
             },
             Some("java.lang.OutOfMemoryError"),
         );
@@ -512,5 +531,27 @@ mod tests {
         assert_eq!(e.totals.controls, 1);
         assert_eq!(e.totals.controls_with_flink_finding, 1);
         assert!(render_table(&e).ends_with("controls with a Flink finding 1/1\n"));
+    }
+
+    #[test]
+    fn a_rule_expectation_with_a_component_needs_the_finding_to_blame_it() {
+        // flink-cdc#311: the non-serializable class is Flink CDC's.
+        let text = "Exception in thread \"main\" org.apache.flink.api.common.InvalidProgramException: \
+            com.ververica.cdc.debezium.Validator$$Lambda$25/1712669532@12f41634 is not serializable. \
+            The object probably contains or references non serializable fields.\n\
+            \tat org.apache.flink.api.java.ClosureCleaner.clean(ClosureCleaner.java:164)\n";
+        let scored = |component: &str| {
+            let c = case(
+                text,
+                Expect::Rule {
+                    rule: "function-not-serializable".into(),
+                    component: Some(component.into()),
+                },
+                None,
+            );
+            score(&c, &crate::diagnose(&c.text)).finding
+        };
+        assert_eq!(scored("flink-cdc"), Some(Placement::First));
+        assert_eq!(scored("pulsar"), Some(Placement::Missing));
     }
 }

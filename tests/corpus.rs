@@ -67,12 +67,12 @@ fn the_corpus_is_what_the_issue_asks_for() {
     assert!(controls >= 30, "{controls} controls");
     for c in &cases {
         assert!(
-            c.meta.source.starts_with("https://"),
+            c.meta.source.starts_with("https://") || c.meta.source.starts_with("http://"),
             "{}/{}: a source URL",
             c.kind,
             c.slug
         );
-        if let Expect::Rule { rule } = &c.meta.expect {
+        if let Expect::Rule { rule, .. } = &c.meta.expect {
             assert!(
                 trace_doctor::rules::by_id(rule).is_some(),
                 "{}/{}: no rule {rule}",

@@ -33,6 +33,9 @@ pub fn finding_card(props: &Props) -> Html {
                 <p class="version-mismatch" role="note">{ m }</p>
             }
             <div class="summary">{ raw(&f.summary_html) }</div>
+            if let Some(c) = &f.culprit {
+                <p class="culprit">{ crate::app::code_spans(&c.replace("**", "")) }</p>
+            }
             <h4>{"The frames that matter"}</h4>
             <ol class="highlights">
                 { for f.highlights.iter().map(|(role, name, line, dom)| html! {

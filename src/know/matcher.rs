@@ -42,6 +42,43 @@ pub struct Finding {
     /// trace reveals: one sentence saying so (`Fixed in Flink 1.13 (…); this trace shows
     /// 1.13.2.`). `None` when the version fits or is unknown. Filled by `diagnose`.
     pub version_mismatch: Option<String>,
+    /// The class the rule blames, read from a message (a throwable condition's `culprit`
+    /// group), with the project it belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub culprit: Option<Culprit>,
+}
+
+/// The class a finding blames and whose it is ([`Finding::culprit`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Culprit {
+    /// The class as the message names it (`com.ververica.cdc.debezium.Validator$$Lambda$25/1712669532`).
+    pub class: String,
+    /// The project the class belongs to.
+    pub component: crate::component::Component,
+}
+
+impl Culprit {
+    /// One sentence, Markdown: whose class it is and what that means for the fix.
+    pub fn sentence(&self, flink: bool) -> String {
+        use crate::component::ComponentKind;
+        let c = &self.component;
+        match c.kind {
+            ComponentKind::UserCode => format!("The class is `{}`: your own code.", self.class),
+            ComponentKind::Flink => format!("The class is `{}`, part of Flink itself.", self.class),
+            ComponentKind::Jdk => format!("The class is `{}`, a JDK class.", self.class),
+            ComponentKind::Connector | ComponentKind::Library => {
+                let report = match &c.tracker {
+                    Some(t) => format!(" Look for a newer release of it, or report it ({t})."),
+                    None => " Look for a newer release of it, or report it to its project.".into(),
+                };
+                format!(
+                    "The class is `{}`, a class of **{}**: that project's code, not yours.{report}",
+                    self.class,
+                    c.name_for(flink)
+                )
+            }
+        }
+    }
 }
 
 /// One explained frame of a finding.
@@ -183,6 +220,7 @@ fn apply_conditions(
     let mut evidence = Vec::new();
     let mut specificity = 0;
     let mut notes = Vec::new();
+    let mut culprit: Option<Culprit> = None;
     let targets = |within: &str, bound: &[(&str, usize)]| -> Vec<usize> {
         if within == "any" {
             order.clone()
@@ -212,6 +250,7 @@ fn apply_conditions(
                 class,
                 message,
                 not_message,
+                culprit: culprit_group,
                 bind,
                 role,
                 optional,
@@ -239,6 +278,18 @@ fn apply_conditions(
                     Some(t) => {
                         if let Some(b) = bind {
                             bound.push((b.as_str(), t));
+                        }
+                        if let (Some(group), Some(m), Some(text)) = (
+                            culprit_group,
+                            message.as_ref(),
+                            trace.throwables[t].message.as_deref(),
+                        ) {
+                            if culprit.is_none() {
+                                culprit = m.capture(text, group).map(|c| Culprit {
+                                    component: crate::component::of_class(&c),
+                                    class: c,
+                                });
+                            }
                         }
                         if let Some(role) = role {
                             highlights.push(Highlight {
@@ -417,6 +468,7 @@ fn apply_conditions(
         specificity,
         notes,
         version_mismatch: None,
+        culprit,
     })
 }
 

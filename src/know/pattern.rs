@@ -13,6 +13,8 @@ use regex::Regex;
 #[derive(Debug, Clone)]
 pub struct MessagePattern {
     re: Regex,
+    /// Named groups that must capture the same text in one match (empty: any match will do).
+    same: Vec<String>,
     /// One text per top-level alternative, each required by it; `None` when some alternative
     /// starts with no usable text (then every message is searched).
     needles: Option<Vec<String>>,
@@ -25,18 +27,65 @@ impl MessagePattern {
     pub fn new(pattern: &str) -> Result<MessagePattern, regex::Error> {
         Ok(MessagePattern {
             re: Regex::new(pattern)?,
+            same: Vec::new(),
             needles: needles(pattern),
         })
     }
 
-    /// Whether the pattern matches somewhere in `message`.
+    /// Compiles `pattern` whose named groups `same` must all capture the same text in one match
+    /// (`X cannot be cast to X`).
+    ///
+    /// Errors: the regex's compile error, or a name in `same` that is not a group of `pattern`.
+    pub fn with_same(pattern: &str, same: &[String]) -> Result<MessagePattern, String> {
+        let mut p = MessagePattern::new(pattern).map_err(|e| e.to_string())?;
+        let names: Vec<&str> = p.re.capture_names().flatten().collect();
+        if let Some(missing) = same.iter().find(|s| !names.contains(&s.as_str())) {
+            return Err(format!(
+                "`same` names {missing:?}, not a group of {pattern:?}"
+            ));
+        }
+        p.same = same.to_vec();
+        Ok(p)
+    }
+
+    /// The text the group `name` captures in the first match in `message` (whose `same` groups
+    /// agree), if any.
+    pub fn capture(&self, message: &str, name: &str) -> Option<String> {
+        unwrapped(message).find_map(|m| self.capture_as_printed(&m, name))
+    }
+
+    fn capture_as_printed(&self, message: &str, name: &str) -> Option<String> {
+        self.re
+            .captures_iter(message)
+            .find(|c| {
+                let mut texts = self.same.iter().map(|n| c.name(n).map(|m| m.as_str()));
+                let first = texts.next().flatten();
+                self.same.is_empty() || first.is_some() && texts.all(|t| t == first)
+            })
+            .and_then(|c| c.name(name))
+            .map(|m| m.as_str().to_owned())
+    }
+
+    /// Whether the pattern matches somewhere in `message` (with its `same` groups agreeing, in
+    /// one match).
     pub fn is_match(&self, message: &str) -> bool {
+        unwrapped(message).any(|m| self.is_match_as_printed(&m))
+    }
+
+    fn is_match_as_printed(&self, message: &str) -> bool {
         if let Some(needles) = &self.needles {
             if !needles.iter().any(|n| message.contains(n.as_str())) {
                 return false;
             }
         }
-        self.re.is_match(message)
+        if self.same.is_empty() {
+            return self.re.is_match(message);
+        }
+        self.re.captures_iter(message).any(|c| {
+            let mut texts = self.same.iter().map(|n| c.name(n).map(|m| m.as_str()));
+            let first = texts.next().flatten();
+            first.is_some() && texts.all(|t| t == first)
+        })
     }
 
     /// True when every alternative of the pattern starts with a literal text of at least
@@ -48,6 +97,25 @@ impl MessagePattern {
             .as_ref()
             .is_some_and(|n| n.iter().all(|x| x.len() >= DECISIVE_NEEDLE))
     }
+}
+
+/// A message as printed, then, when it was hard-wrapped over several lines (joined with `\n`),
+/// the same text unwrapped: lines joined with a space (wrapped between words) and without one
+/// (wrapped inside a word, as terminals and issue forms cut long lines: `ref\nerences`).
+fn unwrapped(message: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let wrapped = message.contains('\n');
+    std::iter::once(Cow::Borrowed(message)).chain(
+        wrapped
+            .then(|| {
+                [
+                    Cow::Owned(message.replace('\n', " ")),
+                    Cow::Owned(message.replace('\n', "")),
+                ]
+            })
+            .into_iter()
+            .flatten(),
+    )
 }
 
 /// Shortest literal that makes a pattern decisive on its own ([`MessagePattern::is_decisive`]).
@@ -172,6 +240,29 @@ mod tests {
             needles(r"[a|b]xyz|(c|d)"),
             None,
             "| inside a class or group"
+        );
+    }
+
+    #[test]
+    fn same_groups_must_capture_the_same_text_in_one_match() {
+        let same = ["a".to_owned(), "b".to_owned()];
+        let p = MessagePattern::with_same(
+            r"(?:^|class )(?P<a>[\w.$]+) cannot be cast to (?:class )?(?P<b>[\w.$]+)",
+            &same,
+        )
+        .expect("valid");
+        assert!(p.is_match("com.foo.X cannot be cast to com.foo.X"));
+        assert!(p.is_match(
+            "class com.foo.X cannot be cast to class com.foo.X (com.foo.X is in unnamed module of loader 'app'; …)"
+        ));
+        assert!(!p.is_match("com.foo.X cannot be cast to com.foo.Y"));
+        assert!(
+            !p.is_match("com.foo.X cannot be cast to com.foo.XY"),
+            "a prefix is not the same class"
+        );
+        assert!(
+            MessagePattern::with_same("(?P<a>x)", &same).is_err(),
+            "b is no group"
         );
     }
 

@@ -91,6 +91,7 @@ pub fn telling_line(input: &str) -> Option<Trace> {
         container: crate::decode::Container::Plain,
         thread: None,
         flink_context: false,
+        cut_at: None,
     })
 }
 

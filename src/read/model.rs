@@ -199,6 +199,11 @@ pub struct Trace {
     /// above exception lines printed without frames.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub flink_context: bool,
+    /// The text ends in the middle of this trace's last frame (`at com.esotericsoftware.kryo`,
+    /// no location): that frame line, left out of the frames because its class and method
+    /// cannot be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_at: Option<Span>,
 }
 
 impl Trace {

@@ -654,6 +654,9 @@ struct DocParser<'a> {
     doc: &'a Document,
     lines: Vec<Line>,
     out: &'a mut Parsed,
+    /// The span of the last frame read without a location (no `(`), if any: when it is the
+    /// trace's last line, the text was cut in the middle of that frame.
+    locationless: Option<Span>,
 }
 
 impl<'a> DocParser<'a> {
@@ -662,6 +665,7 @@ impl<'a> DocParser<'a> {
             doc,
             lines: split_lines(&doc.text),
             out,
+            locationless: None,
         }
     }
 
@@ -803,6 +807,7 @@ impl<'a> DocParser<'a> {
                     container: self.doc.container,
                     thread: None,
                     flink_context: false,
+                    cut_at: None,
                 });
             }
             i += 1;
@@ -1142,6 +1147,7 @@ impl<'a> DocParser<'a> {
                 return last_line + 1;
             }
         }
+        let cut_at = self.drop_cut_frame(&mut throwables);
         self.expand_omitted(&mut throwables);
         let start = throwables[0].header_span.start;
         let end_line = self.lines[last_line];
@@ -1152,6 +1158,7 @@ impl<'a> DocParser<'a> {
             container: self.doc.container,
             thread,
             flink_context: false,
+            cut_at,
         });
         last_line + 1
     }
@@ -1398,6 +1405,7 @@ impl<'a> DocParser<'a> {
                 span,
                 message: "frame without a location (no \"(\")".into(),
             });
+            self.locationless = Some(span);
         }
         let (class, method, location, module, jar) = parse_frame_text(&text);
         let frame = Frame {
@@ -1410,6 +1418,25 @@ impl<'a> DocParser<'a> {
             expanded_from: None,
         };
         (frame, next)
+    }
+
+    /// Removes the trace's last printed frame when it has no location (`at com.esotericsoftware.kryo`
+    /// and nothing after it): the text was cut in the middle of that frame, so its class and
+    /// method cannot be read. Returns the cut frame's span.
+    fn drop_cut_frame(&mut self, throwables: &mut [Throwable]) -> Option<Span> {
+        let cut = self.locationless?;
+        let (t, k) = throwables
+            .iter()
+            .enumerate()
+            .filter_map(|(t, th)| th.frames.len().checked_sub(1).map(|k| (t, k)))
+            .max_by_key(|&(t, k)| throwables[t].frames[k].span.end)?;
+        let last_header = throwables.iter().map(|th| th.header_span.end).max()?;
+        let frame = &throwables[t].frames[k];
+        if frame.span != cut || frame.span.start < last_header {
+            return None;
+        }
+        throwables[t].frames.pop();
+        Some(cut)
     }
 
     /// Restores `... N more` frames from the enclosing throwable (Java prints a cause's frames
@@ -2005,5 +2032,22 @@ mod tests {
             classes(&parse(one_line).traces[0]),
             ["java.lang.IllegalStateException", "java.io.IOException"]
         );
+    }
+
+    #[test]
+    fn a_text_cut_in_its_last_frame_leaves_that_frame_out() {
+        // apache_flink-kickstarter#463: the paste ends at `at com.esotericsoftware.kryo`.
+        let input = "com.esotericsoftware.kryo.KryoException: java.lang.UnsupportedOperationException\n\
+                     \tat com.esotericsoftware.kryo.serializers.ObjectField.read(ObjectField.java:125)\n\
+                     \tat com.esotericsoftware.kryo";
+        let t = &parse(input).traces[0];
+        assert_eq!(t.throwables[0].frames.len(), 1);
+        let cut = t.cut_at.expect("the cut frame is recorded");
+        assert_eq!(&input[cut.start..cut.end], "at com.esotericsoftware.kryo");
+        // A frame without a location in the middle is kept (only the last line can be cut).
+        let middle = "java.lang.RuntimeException: x\n\tat a.B.c\n\tat a.B.d(B.java:1)\n";
+        let t = &parse(middle).traces[0];
+        assert_eq!(t.throwables[0].frames.len(), 2);
+        assert_eq!(t.cut_at, None);
     }
 }

@@ -192,6 +192,7 @@ pub fn condition_text(c: &Condition) -> String {
             class,
             message,
             not_message,
+            same,
             bind,
             optional: opt,
             ..
@@ -199,6 +200,12 @@ pub fn condition_text(c: &Condition) -> String {
             let mut s = format!("A throwable of class {class}");
             if let Some(m) = message {
                 s.push_str(&format!(" whose message matches /{m}/"));
+            }
+            if !same.is_empty() {
+                s.push_str(&format!(
+                    " with the same text in groups {}",
+                    same.join(", ")
+                ));
             }
             if let Some(m) = not_message {
                 s.push_str(&format!(" and does not match /{m}/"));

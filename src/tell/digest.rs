@@ -300,6 +300,8 @@ pub struct FindingDigest {
     pub summary: Text,
     /// Set when the rule's version bounds exclude the trace's Flink version.
     pub version_mismatch: Option<String>,
+    /// The class the finding blames and whose it is (one sentence, Markdown).
+    pub culprit: Option<String>,
     /// Fixes, best first.
     pub fixes: Vec<Text>,
     /// What does not help.
@@ -445,6 +447,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
                     text: f.summary.clone(),
                 }),
                 version_mismatch: f.version_mismatch.clone(),
+                culprit: f.culprit.clone(),
                 fixes: e
                     .map(|e| e.fixes.iter().map(Text::from).collect())
                     .unwrap_or_default(),

@@ -170,6 +170,8 @@ pub struct FindingReport {
     /// Set when the rule's version bounds exclude the Flink version the trace reveals: one
     /// sentence saying so (the finding is then listed after the others).
     pub version_mismatch: Option<String>,
+    /// The class the finding blames and whose it is: one sentence, Markdown.
+    pub culprit: Option<String>,
 }
 
 /// A rule's explanation (Markdown).
@@ -316,6 +318,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                             .unwrap_or_default(),
                         versions: rule.map(|r| r.def.versions.clone()).unwrap_or_default(),
                         version_mismatch: f.version_mismatch.clone(),
+                        culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
                     }
                 })
                 .collect();
@@ -568,6 +571,9 @@ fn render(report: &Report, md: bool) -> String {
                 let _ = writeln!(out, "Note: {m}\n");
             }
             let _ = writeln!(out, "{}\n", f.summary);
+            if let Some(c) = &f.culprit {
+                let _ = writeln!(out, "{c}\n");
+            }
             out.push_str("Frames that matter:\n");
             for hl in &f.highlights {
                 let _ = writeln!(out, "- line {}: {} — {}", hl.line, code(&hl.name), hl.role);

@@ -194,6 +194,8 @@ pub struct FindingView {
     pub versions: String,
     /// Set when the rule's version bounds exclude the version the trace shows (one sentence).
     pub version_mismatch: Option<String>,
+    /// The class the finding blames and whose it is (one sentence, Markdown).
+    pub culprit: Option<String>,
     /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
     pub highlights: Vec<(String, String, usize, String)>,
     /// The rule's picture of the failure, filled in for this trace.
@@ -676,6 +678,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 reading_html: f.notes.iter().rev().map(|n| n.html.clone()).collect(),
                 versions: rule.def.versions.clone(),
                 version_mismatch: f.version_mismatch.clone(),
+                culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
                 diagram: rule
                     .def
                     .diagram
@@ -1545,6 +1548,7 @@ mod tests {
             specificity: 1,
             notes: vec![],
             version_mismatch: None,
+            culprit: None,
         }];
         let page = build(&input, &d);
         let chain = &page.traces[0].chain;

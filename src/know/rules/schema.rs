@@ -123,6 +123,17 @@ pub enum Condition {
         /// is passed over, as one without a message is not.
         #[serde(default)]
         not_message: Option<String>,
+        /// Named groups of `message` (`(?P<a>…)`) that must all capture the same text, in one
+        /// match: `(?P<a>[\w.$]+) cannot be cast to (?P<b>[\w.$]+)` with `same = ["a", "b"]`
+        /// is one class name on both sides (two copies of one class).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        same: Vec<String>,
+        /// A named group of `message` that captures a class name (`(?P<class>[\w.$]+) is not
+        /// serializable`): the finding names that class and the project it belongs to (your
+        /// code, Flink, or a connector or library, from `src/know/component.rs`), since whose
+        /// class it is decides who has to fix it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        culprit: Option<String>,
         /// Name for later conditions' `within`.
         #[serde(default)]
         bind: Option<String>,

@@ -52,6 +52,9 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         Some(f) => {
             let _ = writeln!(out, "**Diagnosis: {}**\n", f.title);
             let _ = writeln!(out, "{}", f.summary.md);
+            if let Some(c) = &f.culprit {
+                let _ = writeln!(out, "\n{c}");
+            }
             if let Some(m) = &f.version_mismatch {
                 let _ = writeln!(out, "\n> **Note:** {m}");
             }

@@ -46,6 +46,10 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             fill(out, &format!("Diagnosis: {}", f.title), "", "");
             out.push('\n');
             prose(out, &f.summary, "", "");
+            if let Some(c) = &f.culprit {
+                out.push('\n');
+                fill(out, &c.replace("**", ""), "", "");
+            }
             if let Some(m) = &f.version_mismatch {
                 out.push('\n');
                 fill(out, &format!("Note: {m}"), "", "      ");
