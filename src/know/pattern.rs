@@ -38,14 +38,26 @@ impl MessagePattern {
     /// Errors: the regex's compile error, or a name in `same` that is not a group of `pattern`.
     pub fn with_same(pattern: &str, same: &[String]) -> Result<MessagePattern, String> {
         let mut p = MessagePattern::new(pattern).map_err(|e| e.to_string())?;
-        let names: Vec<&str> = p.re.capture_names().flatten().collect();
-        if let Some(missing) = same.iter().find(|s| !names.contains(&s.as_str())) {
+        if let Some(missing) = same.iter().find(|s| !p.has_group(s)) {
             return Err(format!(
                 "`same` names {missing:?}, not a group of {pattern:?}"
             ));
         }
         p.same = same.to_vec();
         Ok(p)
+    }
+
+    /// Whether the pattern has a group named `name`.
+    pub fn has_group(&self, name: &str) -> bool {
+        self.re.capture_names().flatten().any(|n| n == name)
+    }
+
+    /// Whether the `same` groups of one match all captured the same text (true when there are
+    /// none).
+    fn same_agree(&self, c: &regex::Captures<'_>) -> bool {
+        let mut texts = self.same.iter().map(|n| c.name(n).map(|m| m.as_str()));
+        let first = texts.next().flatten();
+        self.same.is_empty() || first.is_some() && texts.all(|t| t == first)
     }
 
     /// The text the group `name` captures in the first match in `message` (whose `same` groups
@@ -57,11 +69,7 @@ impl MessagePattern {
     fn capture_as_printed(&self, message: &str, name: &str) -> Option<String> {
         self.re
             .captures_iter(message)
-            .find(|c| {
-                let mut texts = self.same.iter().map(|n| c.name(n).map(|m| m.as_str()));
-                let first = texts.next().flatten();
-                self.same.is_empty() || first.is_some() && texts.all(|t| t == first)
-            })
+            .find(|c| self.same_agree(c))
             .and_then(|c| c.name(name))
             .map(|m| m.as_str().to_owned())
     }
@@ -81,11 +89,7 @@ impl MessagePattern {
         if self.same.is_empty() {
             return self.re.is_match(message);
         }
-        self.re.captures_iter(message).any(|c| {
-            let mut texts = self.same.iter().map(|n| c.name(n).map(|m| m.as_str()));
-            let first = texts.next().flatten();
-            first.is_some() && texts.all(|t| t == first)
-        })
+        self.re.captures_iter(message).any(|c| self.same_agree(&c))
     }
 
     /// True when every alternative of the pattern starts with a literal text of at least

@@ -153,111 +153,107 @@ impl Rule {
                 Err(err(format!("within = {w:?} names no earlier bind")))
             }
         };
-        let compile_list = |list: &[&Condition],
-                            prebound: &[String]|
-         -> Result<Vec<Compiled>, RuleError> {
-            let mut bound: Vec<String> = prebound.to_vec();
-            let mut conditions = Vec::new();
-            for &c in list {
-                conditions.push(match c {
-                    Condition::Throwable {
-                        class,
-                        message,
-                        not_message,
-                        same,
-                        culprit,
-                        bind,
-                        role,
-                        optional,
-                    } => {
-                        if let Some(c) = culprit {
-                            let named = message.as_deref().is_some_and(|m| {
-                                m.contains(&format!("(?P<{c}>")) || m.contains(&format!("(?<{c}>"))
-                            });
-                            if !named {
-                                return Err(err(format!(
-                                    "culprit = {c:?} is not a group of the message pattern"
-                                )));
-                            }
-                        }
-                        let pattern = |m: &Option<String>, same: &[String]| match m {
-                            Some(m) => MessagePattern::with_same(m, same)
-                                .map(|p| Some(Box::new(p)))
-                                .map_err(err),
-                            None if same.is_empty() => Ok(None),
-                            None => Err(err("`same` needs a `message` pattern".into())),
-                        };
-                        let message = pattern(message, same)?;
-                        let not_message = pattern(not_message, &[])?;
-                        if let Some(b) = bind {
-                            bound.push(b.clone());
-                        }
-                        Compiled::Throwable {
-                            class: g(class)?,
-                            simple_names: if message.is_some() {
-                                simple_names(class)
-                            } else {
-                                Vec::new()
-                            },
+        let compile_list =
+            |list: &[&Condition], prebound: &[String]| -> Result<Vec<Compiled>, RuleError> {
+                let mut bound: Vec<String> = prebound.to_vec();
+                let mut conditions = Vec::new();
+                for &c in list {
+                    conditions.push(match c {
+                        Condition::Throwable {
+                            class,
                             message,
                             not_message,
-                            culprit: culprit.clone(),
-                            bind: bind.clone(),
+                            same,
+                            culprit,
+                            bind,
+                            role,
+                            optional,
+                        } => {
+                            let pattern = |m: &Option<String>, same: &[String]| match m {
+                                Some(m) => MessagePattern::with_same(m, same)
+                                    .map(|p| Some(Box::new(p)))
+                                    .map_err(err),
+                                None if same.is_empty() => Ok(None),
+                                None => Err(err("`same` needs a `message` pattern".into())),
+                            };
+                            let message = pattern(message, same)?;
+                            let not_message = pattern(not_message, &[])?;
+                            if let Some(c) = culprit {
+                                if !message.as_ref().is_some_and(|m| m.has_group(c)) {
+                                    return Err(err(format!(
+                                        "culprit = {c:?} is not a group of the message pattern"
+                                    )));
+                                }
+                            }
+                            if let Some(b) = bind {
+                                bound.push(b.clone());
+                            }
+                            Compiled::Throwable {
+                                class: g(class)?,
+                                simple_names: if message.is_some() {
+                                    simple_names(class)
+                                } else {
+                                    Vec::new()
+                                },
+                                message,
+                                not_message,
+                                culprit: culprit.clone(),
+                                bind: bind.clone(),
+                                role: role.clone(),
+                                optional: *optional,
+                                source: class.clone(),
+                            }
+                        }
+                        Condition::Sequence {
+                            within,
+                            steps,
+                            optional,
+                        } => Compiled::Sequence {
+                            within: check_within(within, &bound)?,
+                            steps: steps
+                                .iter()
+                                .map(|s| {
+                                    Ok(CompiledStep {
+                                        frame: g(&s.frame)?,
+                                        source: s.frame.clone(),
+                                        role: s.role.clone(),
+                                        optional: s.optional,
+                                        explain: s.explain.clone(),
+                                    })
+                                })
+                                .collect::<Result<_, RuleError>>()?,
+                            optional: *optional,
+                        },
+                        Condition::Frame {
+                            within,
+                            frame,
+                            role,
+                            optional,
+                        } => Compiled::Frame {
+                            within: check_within(within, &bound)?,
+                            frame: g(frame)?,
                             role: role.clone(),
                             optional: *optional,
-                            source: class.clone(),
-                        }
-                    }
-                    Condition::Sequence {
-                        within,
-                        steps,
-                        optional,
-                    } => Compiled::Sequence {
-                        within: check_within(within, &bound)?,
-                        steps: steps
-                            .iter()
-                            .map(|s| {
-                                Ok(CompiledStep {
-                                    frame: g(&s.frame)?,
-                                    source: s.frame.clone(),
-                                    role: s.role.clone(),
-                                    optional: s.optional,
-                                    explain: s.explain.clone(),
-                                })
-                            })
-                            .collect::<Result<_, RuleError>>()?,
-                        optional: *optional,
-                    },
-                    Condition::Frame {
-                        within,
-                        frame,
-                        role,
-                        optional,
-                    } => Compiled::Frame {
-                        within: check_within(within, &bound)?,
-                        frame: g(frame)?,
-                        role: role.clone(),
-                        optional: *optional,
-                        source: frame.clone(),
-                    },
-                    Condition::UserFrame {
-                        within,
-                        role,
-                        optional,
-                    } => Compiled::UserFrame {
-                        within: check_within(within, &bound)?,
-                        role: role.clone(),
-                        optional: *optional,
-                    },
-                    Condition::Absent { within, frame } => Compiled::Absent {
-                        within: check_within(within, &bound)?,
-                        frame: g(frame)?,
-                        source: frame.clone(),
-                    },
-                });
-            }
-            Ok(conditions)
-        };
+                            source: frame.clone(),
+                        },
+                        Condition::UserFrame {
+                            within,
+                            role,
+                            optional,
+                        } => Compiled::UserFrame {
+                            within: check_within(within, &bound)?,
+                            role: role.clone(),
+                            optional: *optional,
+                        },
+                        Condition::Absent { within, frame } => Compiled::Absent {
+                            within: check_within(within, &bound)?,
+                            frame: g(frame)?,
+                            source: frame.clone(),
+                        },
+                    });
+                }
+                Ok(conditions)
+            };
         let own: Vec<&Condition> = def.conditions.iter().collect();
         let mut variants = Vec::new();
         for v in &def.variants {
