@@ -368,6 +368,29 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
         "https://github.com/DataLinkDC/dinky/issues",
         ComponentKind::Library,
     ),
+    // Flink integrations of other projects, seen in real traces (tests/corpus): the NATS
+    // connector (synadia-io/flink-connector-nats) and its client; Yauaa's Flink/SQL UDFs.
+    (
+        "io.synadia.flink.",
+        "nats-connector",
+        "Synadia's NATS connector for Flink",
+        "https://github.com/synadia-io/flink-connector-nats/issues",
+        ComponentKind::Connector,
+    ),
+    (
+        "io.nats.client.",
+        "nats-client",
+        "the NATS Java client",
+        "https://github.com/nats-io/nats.java/issues",
+        ComponentKind::Library,
+    ),
+    (
+        "nl.basjes.parse.useragent.",
+        "yauaa",
+        "Yauaa (a user-agent parser with Flink and SQL functions)",
+        "https://github.com/nielsbasjes/yauaa/issues",
+        ComponentKind::Library,
+    ),
     (
         "org.apache.flink.kubernetes.operator.",
         "flink-kubernetes-operator",

@@ -42,6 +42,9 @@ pub enum EvidenceKind {
     SqlClient,
     /// A thread named as Flink names a task's thread: `Map -> Sink: Print (1/2)#0`.
     TaskThread,
+    /// A Kubernetes API path naming a resource after Flink
+    /// (`/api/v1/namespaces/default/services/flink-session-cluster-rest`).
+    KubernetesResource,
 }
 
 /// One piece of evidence.
@@ -69,6 +72,7 @@ impl Evidence {
             EvidenceKind::Container => "a Flink container",
             EvidenceKind::SqlClient => "the Flink SQL Client's error line",
             EvidenceKind::TaskThread => "a thread named as Flink names a task's",
+            EvidenceKind::KubernetesResource => "a Kubernetes resource named after Flink",
         };
         format!("{what}: `{}`", clip(&self.text))
     }
@@ -128,9 +132,10 @@ pub const FLINK_MESSAGES: &[&str] = &[
     "No ExecutorFactory found to execute the application",
     "Could not find any factory for identifier",
     // The planner's FlinkChangelogModeInferenceProgram builds it from parts (` doesn't support
-    // consuming `, the change kind, ` changes which is produced by node `): checked in
-    // 1.13.6's flink-table-blink jar; later planners are nested in the planner loader's jar.
-    "doesn't support consuming update changes which is produced by node",
+    // consuming `, the change kind — `update`, `delete`, `update and delete` —, ` changes which is
+    // produced by node `): the last part is a string constant of FlinkChangelogModeInferenceProgram
+    // in the planner jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and 2.3.0.
+    " changes which is produced by node ",
     "Could not instantiate the executor. Make sure a planner module is on the classpath",
     // Checkpoints (restoring a savepoint into a changed job), 1.13.6–2.3.0.
     "Cannot map checkpoint/savepoint state for operator",
@@ -390,6 +395,9 @@ fn scan_log_text(region: &str, offset: usize) -> Option<Evidence> {
 /// (`jobmanager_1  | `, `flink-taskmanager-1  | `); Kubernetes pod names
 /// (`flink-taskmanager-6c9f…`, `…-taskmanager-1-1`).
 fn container_prefix(text: &str, offset: usize) -> Option<Evidence> {
+    if let Some(e) = kubernetes_resource(text, offset) {
+        return Some(e);
+    }
     for (at, _) in text.match_indices("flink:") {
         let rest = &text[at + 6..];
         if rest.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
@@ -411,19 +419,49 @@ fn container_prefix(text: &str, offset: usize) -> Option<Evidence> {
         };
         let name = line[..bar].trim();
         let lower = name.to_ascii_lowercase();
+        // Compose names containers `<project>-<service>-<n>` (v2) or `<project>_<service>_<n>`
+        // (v1): `deploy-flink-jobmanager-1`, `taskmanager_1`.
         let service = !name.contains(' ')
-            && (lower.starts_with("jobmanager")
-                || lower.starts_with("taskmanager")
-                || lower.starts_with("flink-jobmanager")
-                || lower.starts_with("flink-taskmanager")
-                || lower.starts_with("flink_jobmanager")
-                || lower.starts_with("flink_taskmanager"));
+            && lower
+                .split(['-', '_'])
+                .any(|part| part == "jobmanager" || part == "taskmanager");
         if service {
             let at = line_at + line.find(name).unwrap_or(0);
             return Some(Evidence {
                 kind: EvidenceKind::Container,
                 text: name.to_owned(),
                 span: Span::new(offset + at, offset + at + name.len()),
+            });
+        }
+    }
+    None
+}
+
+/// A Kubernetes API path (as the fabric8 client prints it in `Failure executing: GET at: …`)
+/// whose resource name has `flink` as one of its dash-separated parts
+/// (`…/namespaces/default/services/flink-session-cluster-rest`, `…/pods/my-flink-taskmanager-1-1`).
+fn kubernetes_resource(text: &str, offset: usize) -> Option<Evidence> {
+    for (at, _) in text.match_indices("/namespaces/") {
+        let path = &text[at..];
+        let path = &path[..path
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '?'))
+            .unwrap_or(path.len())];
+        let mut parts = path.split('/').skip(2);
+        let (Some(_namespace), Some(_kind), Some(name)) =
+            (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let name = name.trim_end_matches(['.', ',', ';', ':']);
+        if name
+            .split(['-', '.'])
+            .any(|p| p.eq_ignore_ascii_case("flink"))
+        {
+            let from = at + path.find(name).unwrap_or(0);
+            return Some(Evidence {
+                kind: EvidenceKind::KubernetesResource,
+                text: name.to_owned(),
+                span: Span::new(offset + from, offset + from + name.len()),
             });
         }
     }
@@ -525,6 +563,27 @@ mod tests {
         let e = first(input);
         assert_eq!(e[0].kind, EvidenceKind::Container);
         assert_eq!(e[0].text, "taskmanager_1");
+        // Compose v2 names containers `<project>-<service>-<n>` (b-presto-s3-no-credentials-…).
+        let v2 = "deploy-flink-jobmanager-1     | java.io.IOException: x\n";
+        assert_eq!(first(v2)[0].text, "deploy-flink-jobmanager-1");
+        let other = "deploy-kafka-1  | java.io.IOException: x\nmy-jobmanagers-1  | y\n";
+        assert!(
+            first(other).is_empty(),
+            "only a whole part names the service"
+        );
+    }
+
+    #[test]
+    fn a_kubernetes_resource_named_after_flink_is_evidence() {
+        let input = "io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.100.0.1/api/v1/namespaces/default/services/flink-session-cluster-rest. Message: Forbidden!\n";
+        let e = first(input);
+        assert_eq!(e[0].kind, EvidenceKind::KubernetesResource);
+        assert_eq!(&input[e[0].span.range()], "flink-session-cluster-rest");
+        let other = "io.fabric8.kubernetes.client.KubernetesClientException: Failure executing: GET at: https://10.0.0.1/api/v1/namespaces/flink/pods/spark-driver. Message: Forbidden!\n";
+        assert!(
+            first(other).is_empty(),
+            "a namespace named flink is not enough"
+        );
     }
 
     #[test]

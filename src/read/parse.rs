@@ -860,7 +860,11 @@ impl<'a> DocParser<'a> {
         match extent {
             MessageLines::UpToFrames(n) => {
                 let limit = (h + 1 + n).min(self.lines.len());
-                while j < limit && !self.lines[j].kind.structural() {
+                // A `...` line inside a message is the poster's elision of some of its lines
+                // (Kryo's `Serialization trace:` cut short), not a stack cut at its depth limit.
+                while j < limit
+                    && (!self.lines[j].kind.structural() || self.body(&self.lines[j]) == "...")
+                {
                     j += 1;
                 }
                 (j, j < limit)
@@ -954,7 +958,8 @@ impl<'a> DocParser<'a> {
             // Messages print as they are, blank lines included: a message that ends in a newline
             // (PyFlink's "Failed to create stage bundle factory! <boot log>"), the planner's
             // "Cannot generate a valid execution plan for the given query: \n\n<plan>".
-            if line.kind == Kind::Blank {
+            // A `...` line above the frames is the poster's elision of message lines.
+            if line.kind == Kind::Blank || self.body(line) == "..." {
                 continue;
             }
             if line.kind != Kind::Other {
@@ -1972,6 +1977,22 @@ mod tests {
             Some("RUNNABLE")
         );
         assert_eq!(p.deadlocks.len(), 1);
+    }
+
+    #[test]
+    fn an_elided_part_of_a_message_does_not_split_the_trace() {
+        // tests/corpus/serialization/n-kryo-datadog-span-context-queue-iterator (real).
+        let input = "com.esotericsoftware.kryo.KryoException: java.lang.UnsupportedOperationException\nSerialization trace:\nqueue (a.B)\n...\n\tat com.esotericsoftware.kryo.serializers.ObjectField.write(ObjectField.java:82)\n\nCaused by: java.lang.UnsupportedOperationException\n\tat org.jctools.queues.Q.iterator(Q.java:247)\n";
+        let p = parse(input);
+        assert_eq!(p.traces.len(), 1);
+        assert_eq!(
+            classes(&p.traces[0]),
+            [
+                "com.esotericsoftware.kryo.KryoException",
+                "java.lang.UnsupportedOperationException"
+            ]
+        );
+        assert_eq!(p.traces[0].throwables[0].frames.len(), 1);
     }
 
     #[test]
