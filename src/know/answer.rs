@@ -128,9 +128,20 @@ pub enum Basis {
     /// An exception of another component wrapping a JDBC driver's, which only relays the
     /// database's answer: `(wrapper class, driver's class)`.
     Caller(String, String),
+    /// Flink rejected the job's own functions or types while building it (the verdict's class,
+    /// one of [`VERDICTS`]): the blame is the code that handed them to Flink.
+    Verdict(String),
     /// Nothing in the text says: Flink when the text is Flink's, else the JDK.
     Nothing,
 }
+
+/// Exceptions with which Flink rejects the job's functions and types while the job is built
+/// (`TypeExtractor`, `ClosureCleaner`, the operators' type checks): thrown by Flink, but a
+/// verdict on the code that called it, not a failure of Flink.
+const VERDICTS: &[&str] = &[
+    "org.apache.flink.api.common.functions.InvalidTypesException",
+    "org.apache.flink.api.common.InvalidProgramException",
+];
 
 /// The no-rule answer for one trace.
 #[derive(Clone, Debug, Serialize)]
@@ -390,6 +401,31 @@ pub fn thrower(
     if let Some((n, c)) = named.iter().find(|(_, c)| c.kind == ComponentKind::Library) {
         return (c.clone(), None, Basis::MessageClass(n.clone()));
     }
+    if VERDICTS.contains(&root.class.as_str()) {
+        // The caller: the innermost frame of code that is neither Flink's, the JDK's nor a
+        // pass-through library's; the job's own code when the text shows none.
+        let caller = chain.iter().find_map(|&t| {
+            trace.throwables[t]
+                .frames
+                .iter()
+                .enumerate()
+                .find(|(_, f)| {
+                    !matches!(
+                        component::of_class(&f.class).kind,
+                        ComponentKind::Flink | ComponentKind::Jdk
+                    ) && !component::passes_through(&f.class)
+                })
+                .map(|(k, f)| (component::of_class(&f.class), (t, k)))
+        });
+        return match caller {
+            Some((c, at)) => (c, Some(at), Basis::Verdict(root.class.clone())),
+            None => (
+                component::of_class("UserCode"),
+                None,
+                Basis::Verdict(root.class.clone()),
+            ),
+        };
+    }
     let by_operator = || {
         task.and_then(|name| {
             component::of_operator_name(name).map(|c| (c, Basis::OperatorName(name.to_owned())))
@@ -608,6 +644,11 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
                     }),
                 clip(logger, 120)
             ),
+            Basis::Verdict(class) => format!(
+                "No rule knows this failure. Flink rejected a function or type that **{name}** gave it while the job was built (`{}`){}: the check is Flink's, the thing to fix is in that code.",
+                clip(class.rsplit('.').next().unwrap_or(class), 120),
+                at.map(|x| format!(", at {x}")).unwrap_or_default()
+            ),
             Basis::Nothing if trace.throwables.iter().all(|t| t.frames.is_empty()) => {
                 "No rule knows this failure, and the text has no frames to show which code threw it.".to_owned()
             }
@@ -650,6 +691,19 @@ mod tests {
         assert_eq!(a.component.id, "user-code");
         assert_eq!(a.thrower, Some((0, 2)));
         assert_eq!(a.phase.unwrap().phase, Phase::Processing);
+    }
+
+    #[test]
+    fn flink_s_verdict_on_the_job_s_types_blames_the_code_that_called_it() {
+        // tests/corpus/serialization/n-tuple-arity-mismatch-resulttypequeryable-blog (real).
+        let t = trace("org.apache.flink.api.common.functions.InvalidTypesException: Input mismatch: Tuple arity '3' expected but was '4'.\n\tat org.apache.flink.api.java.typeutils.TypeExtractor.validateInputType(TypeExtractor.java:1436)\n\tat org.apache.flink.streaming.api.datastream.DataStream.map(DataStream.java:581)\n");
+        let a = answer(&t, true, None).unwrap();
+        assert_eq!(a.component.id, "user-code");
+        assert!(matches!(a.basis, Basis::Verdict(_)));
+        let with_caller = trace("org.apache.flink.api.common.functions.InvalidTypesException: x\n\tat org.apache.flink.api.java.typeutils.TypeExtractor.validateInputType(TypeExtractor.java:1436)\n\tat org.apache.flink.streaming.api.datastream.DataStream.map(DataStream.java:581)\n\tat com.acme.Job.main(Job.java:20)\n");
+        let a = answer(&with_caller, true, None).unwrap();
+        assert_eq!(a.component.id, "user-code");
+        assert_eq!(a.thrower, Some((0, 2)));
     }
 
     #[test]
