@@ -140,6 +140,10 @@ pub const FLINK_MESSAGES: &[&str] = &[
     // Checkpoints (restoring a savepoint into a changed job), 1.13.6–2.3.0.
     "Cannot map checkpoint/savepoint state for operator",
     "Failed to rollback to checkpoint/savepoint",
+    // The event-time window assigners (1.13.6–2.3.0; the question after it changed in 2.0).
+    "Record has Long.MIN_VALUE timestamp (= no timestamp marker)",
+    // KeyGroupRangeAssignment / the state backends' key-group checks (1.13.6–2.3.0).
+    "most likely caused by non-deterministic shuffle key",
     // FlinkUserCodeClassLoaders.SafetyNetWrapperClassLoader.
     "Trying to access closed classloader. Please check if you store classloaders",
     // Metaspace / direct memory enrichment (TaskManagerExceptionUtils / ExceptionUtils).
