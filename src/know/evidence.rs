@@ -146,6 +146,12 @@ pub const FLINK_MESSAGES: &[&str] = &[
     "most likely caused by non-deterministic shuffle key",
     // FlinkUserCodeClassLoaders.SafetyNetWrapperClassLoader.
     "Trying to access closed classloader. Please check if you store classloaders",
+    // HadoopRecoverableWriter ("Recoverable writers on Hadoop are only supported for HDFS", also
+    // retyped "onHadoop") and FileSystem.createRecoverableWriter ("This file system does not
+    // support recoverable writers."), 1.13.6–2.3.0; the S3 plugins' "This s3 file system
+    // implementation does not support recoverable writers.".
+    "Recoverable writers on",
+    "does not support recoverable writers",
     // Metaspace / direct memory enrichment (TaskManagerExceptionUtils / ExceptionUtils).
     "The metaspace out-of-memory error has occurred",
     "The direct out-of-memory error has occurred",

@@ -43,7 +43,8 @@ pub struct Finding {
     /// 1.13.2.`). `None` when the version fits or is unknown. Filled by `diagnose`.
     pub version_mismatch: Option<String>,
     /// The class the rule blames, read from a message (a throwable condition's `culprit`
-    /// group), with the project it belongs to.
+    /// group) or, with `culprit = "frame"`, the class of that throwable's first frame outside
+    /// Flink and the JDK ([`foreign_frame`]), with the project it belongs to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub culprit: Option<Culprit>,
 }
@@ -145,6 +146,27 @@ pub fn match_sequence(frames: &[String], steps: &[CompiledStep]) -> Option<Vec<O
         }
     }
     Some(hits)
+}
+
+/// The first frame of `throwable`, innermost first (frames restored from `... N more` included,
+/// after the printed ones), whose class is neither Flink's nor the JDK's, nor of a library that
+/// only passes the call on (Scala, Guava, logging: [`crate::component::passes_through`]): the
+/// code of another component — a connector, a library, or the job's own — that made the call
+/// which failed. `None` when every frame is Flink's or the JDK's (or the throwable has none).
+///
+/// A rule uses it with `culprit = "frame"` ([`crate::rules::FRAME_CULPRIT`]): Flink's
+/// `Trying to access closed classloader` is thrown inside Flink's class loader, and the frame
+/// that blames someone is the first one of whoever asked that class loader for a class.
+pub fn foreign_frame(throwable: &crate::model::Throwable) -> Option<usize> {
+    use crate::component::ComponentKind;
+    throwable.frames.iter().position(|f| {
+        !f.class.is_empty()
+            && !crate::component::passes_through(&f.class)
+            && !matches!(
+                crate::component::of_class(&f.class).kind,
+                ComponentKind::Flink | ComponentKind::Jdk
+            )
+    })
 }
 
 fn frame_highlight(trace: &Trace, t: usize, k: usize, role: &str) -> Highlight {
@@ -279,17 +301,29 @@ fn apply_conditions(
                         if let Some(b) = bind {
                             bound.push((b.as_str(), t));
                         }
-                        if let (Some(group), Some(m), Some(text)) = (
-                            culprit_group,
-                            message.as_ref(),
-                            trace.throwables[t].message.as_deref(),
-                        ) {
-                            if culprit.is_none() {
-                                culprit = m.capture(text, group).map(|c| Culprit {
-                                    component: crate::component::of_class(&c),
-                                    class: c,
-                                });
-                            }
+                        if let (Some(group), None) = (culprit_group, &culprit) {
+                            let th = &trace.throwables[t];
+                            let class = if group == crate::rules::FRAME_CULPRIT {
+                                foreign_frame(th).map(|k| {
+                                    let f = &th.frames[k];
+                                    evidence.push(format!(
+                                        "the first frame outside Flink and the JDK is {}.{} in {}",
+                                        f.simple_class(),
+                                        f.method,
+                                        describe(t)
+                                    ));
+                                    f.class.clone()
+                                })
+                            } else {
+                                message
+                                    .as_ref()
+                                    .zip(th.message.as_deref())
+                                    .and_then(|(m, text)| m.capture(text, group))
+                            };
+                            culprit = class.map(|c| Culprit {
+                                component: crate::component::of_class(&c),
+                                class: c,
+                            });
                         }
                         if let Some(role) = role {
                             highlights.push(Highlight {
@@ -696,6 +730,55 @@ mod tests {
         );
         let only_jdk = "java.lang.Error: x\n\tat java.util.A.b(A.java:1)\n";
         assert!(fires(&r, only_jdk).is_none());
+    }
+
+    #[test]
+    fn foreign_frame_passes_over_flink_the_jdk_and_pass_through_libraries() {
+        let first = |input: &str| crate::parse::parse(input).traces[0].throwables[0].clone();
+        let closed = first("java.lang.IllegalStateException: Trying to access closed classloader.\n\tat org.apache.flink.util.FlinkUserCodeClassLoaders$SafetyNetWrapperClassLoader.ensureInner(FlinkUserCodeClassLoaders.java:189)\n\tat java.base/java.lang.Class.forName0(Native Method)\n\tat com.google.common.base.Suppliers$X.get(Suppliers.java:1)\n\tat org.apache.iceberg.common.DynClasses$Builder.impl(DynClasses.java:68)\n\tat com.acme.Job.map(Job.java:3)\n");
+        assert_eq!(foreign_frame(&closed), Some(3), "Iceberg's, not Guava's");
+        let only_flink = first("java.lang.IllegalStateException: x\n\tat org.apache.flink.util.A.b(A.java:1)\n\tat StreamExecCalc$35.processElement(Unknown Source)\n\tat java.lang.Thread.run(Thread.java:750)\n");
+        assert_eq!(foreign_frame(&only_flink), None);
+        let user = first("java.lang.IllegalStateException: x\n\tat org.apache.flink.util.A.b(A.java:1)\n\tat com.acme.Pool.run(Pool.java:9)\n");
+        assert_eq!(
+            foreign_frame(&user),
+            Some(1),
+            "the job's own code is another component too"
+        );
+        let parsed = crate::parse::parse("java.lang.RuntimeException: outer\n\tat org.apache.hudi.Writer.write(Writer.java:7)\n\tat org.apache.flink.Task.run(Task.java:1)\nCaused by: java.lang.IllegalStateException: inner\n\tat org.apache.flink.util.A.b(A.java:1)\n\t... 2 more\n");
+        let inner = &parsed.traces[0].throwables[1];
+        assert_eq!(
+            foreign_frame(inner).map(|k| inner.frames[k].class.as_str()),
+            Some("org.apache.hudi.Writer"),
+            "frames restored from `... N more` are the same thread's calls"
+        );
+    }
+
+    #[test]
+    fn culprit_frame_blames_the_first_frame_outside_flink_and_the_jdk() {
+        let r = rule(
+            r#"[{"kind":"throwable","class":"java.lang.IllegalStateException","message":"^Trying to access closed classloader","culprit":"frame"}]"#,
+        );
+        let f = fires(&r, "java.lang.IllegalStateException: Trying to access closed classloader.\n\tat org.apache.flink.util.FlinkUserCodeClassLoaders$SafetyNetWrapperClassLoader.loadClass(FlinkUserCodeClassLoaders.java:197)\n\tat java.lang.Class.forName(Class.java:348)\n\tat org.apache.iceberg.common.DynClasses$Builder.impl(DynClasses.java:68)\n").unwrap();
+        let c = f.culprit.expect("a culprit");
+        assert_eq!(c.class, "org.apache.iceberg.common.DynClasses$Builder");
+        assert_eq!(c.component.id, "iceberg");
+        assert!(f.evidence.iter().any(|e| e
+            == "the first frame outside Flink and the JDK is DynClasses$Builder.impl in java.lang.IllegalStateException"));
+        // Only Flink's frames (the trace was cut): the rule fires, blaming no one.
+        let f = fires(&r, "java.lang.IllegalStateException: Trying to access closed classloader.\n\tat org.apache.flink.util.FlinkUserCodeClassLoaders$SafetyNetWrapperClassLoader.ensureInner(FlinkUserCodeClassLoaders.java:189)\n").unwrap();
+        assert!(f.culprit.is_none());
+        // `frame` needs no message group; any other culprit still does.
+        let json = |culprit: &str| {
+            format!(
+                r#"{{"id":"t","title":"T","summary":"s","category":"c","severity":"error","platform":"jvm",
+                "versions":"all","conditions":[{{"kind":"throwable","class":"*","message":"x","culprit":"{culprit}"}}],
+                "explanation":{{"why":"w","fixes":["f"]}},"references":[]}}"#
+            )
+        };
+        assert!(Rule::compile(serde_json::from_str(&json("frame")).unwrap()).is_ok());
+        let err = Rule::compile(serde_json::from_str(&json("class")).unwrap()).unwrap_err();
+        assert!(err.reason.contains("is not a group"), "{err}");
     }
 
     #[test]

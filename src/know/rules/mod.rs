@@ -34,6 +34,11 @@ impl Rule {
     }
 }
 
+/// The `culprit` of a throwable condition that blames the class of the throwable's first frame
+/// outside Flink and the JDK ([`crate::matcher::foreign_frame`]) instead of a class captured by a
+/// message group. A message group of this name cannot be a culprit.
+pub const FRAME_CULPRIT: &str = "frame";
+
 /// A compiled [`Condition`]. Frame globs and message regexes are ready to match.
 #[derive(Debug)]
 pub enum Compiled {
@@ -46,7 +51,8 @@ pub enum Compiled {
         message: Option<Box<MessagePattern>>,
         /// Regex the message must not match.
         not_message: Option<Box<MessagePattern>>,
-        /// The group of `message` that captures the class the finding blames.
+        /// The group of `message` that captures the class the finding blames, or
+        /// [`FRAME_CULPRIT`]: the class of the throwable's first frame outside Flink and the JDK.
         culprit: Option<String>,
         /// Name for later conditions.
         bind: Option<String>,
@@ -179,7 +185,9 @@ impl Rule {
                             let message = pattern(message, same)?;
                             let not_message = pattern(not_message, &[])?;
                             if let Some(c) = culprit {
-                                if !message.as_ref().is_some_and(|m| m.has_group(c)) {
+                                if c != FRAME_CULPRIT
+                                    && !message.as_ref().is_some_and(|m| m.has_group(c))
+                                {
                                     return Err(err(format!(
                                         "culprit = {c:?} is not a group of the message pattern"
                                     )));

@@ -131,7 +131,10 @@ pub enum Condition {
         /// A named group of `message` that captures a class name (`(?P<class>[\w.$]+) is not
         /// serializable`): the finding names that class and the project it belongs to (your
         /// code, Flink, or a connector or library, from `src/know/component.rs`), since whose
-        /// class it is decides who has to fix it.
+        /// class it is decides who has to fix it. `frame` instead blames the class of the
+        /// throwable's first frame outside Flink and the JDK (and libraries that only pass a
+        /// call on: Scala, Guava, logging), when it has one: the code that made the failing
+        /// call (a library's thread asking Flink's closed class loader for a class).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         culprit: Option<String>,
         /// Name for later conditions' `within`.
