@@ -856,6 +856,69 @@ pub fn of_operator_name(name: &str) -> Option<Component> {
         .map(|(_, class)| of_class(class))
 }
 
+/// Table connector and format identifiers (the `'connector' = '…'` / `'format' = '…'` options,
+/// as FactoryUtil's messages quote them) with a class of the project that ships each: Flink CDC's `*-cdc` sources, Flink's own and
+/// externalized connectors, and the lakehouse formats' Flink connectors.
+const CONNECTOR_IDENTIFIERS: &[(&str, &str)] = &[
+    ("kafka", "org.apache.flink.connector.kafka."),
+    ("upsert-kafka", "org.apache.flink.connector.kafka."),
+    ("jdbc", "org.apache.flink.connector.jdbc."),
+    (
+        "elasticsearch-6",
+        "org.apache.flink.connector.elasticsearch.",
+    ),
+    (
+        "elasticsearch-7",
+        "org.apache.flink.connector.elasticsearch.",
+    ),
+    ("opensearch", "org.apache.flink.connector.opensearch."),
+    ("kinesis", "org.apache.flink.connector.kinesis."),
+    ("mongodb", "org.apache.flink.connector.mongodb."),
+    ("hive", "org.apache.flink.connectors.hive."),
+    ("paimon", "org.apache.paimon."),
+    ("iceberg", "org.apache.iceberg."),
+    ("hudi", "org.apache.hudi."),
+    ("doris", "org.apache.doris."),
+    ("starrocks", "com.starrocks."),
+    ("filesystem", "org.apache.flink."),
+    ("datagen", "org.apache.flink."),
+    ("print", "org.apache.flink."),
+    ("blackhole", "org.apache.flink."),
+    // Flink's formats, named the same way in the same messages.
+    ("json", "org.apache.flink.formats."),
+    ("csv", "org.apache.flink.formats."),
+    ("avro", "org.apache.flink.formats."),
+    ("avro-confluent", "org.apache.flink.formats."),
+    ("debezium-json", "org.apache.flink.formats."),
+    ("canal-json", "org.apache.flink.formats."),
+    ("maxwell-json", "org.apache.flink.formats."),
+    ("parquet", "org.apache.flink.formats."),
+    ("orc", "org.apache.flink.orc."),
+    ("raw", "org.apache.flink.formats."),
+    ("protobuf", "org.apache.flink.formats."),
+];
+
+/// The project that ships the table connector with this identifier (`postgres-cdc` → Flink CDC,
+/// `kafka` → Flink's Kafka connector); an identifier of no known project is named as it is.
+pub fn of_connector_identifier(identifier: &str) -> Component {
+    let id = identifier.trim().to_ascii_lowercase();
+    let known = CONNECTOR_IDENTIFIERS
+        .iter()
+        .find(|(name, _)| *name == id)
+        .map(|(_, class)| *class)
+        .or_else(|| id.ends_with("-cdc").then_some("org.apache.flink.cdc."));
+    match known {
+        Some(class) => of_class(class),
+        None => Component {
+            id: format!("other:{id}"),
+            name: format!("the connector `{id}`"),
+            package: String::new(),
+            tracker: None,
+            kind: ComponentKind::Connector,
+        },
+    }
+}
+
 /// Flink itself.
 pub fn flink() -> Component {
     Component {
@@ -876,6 +939,14 @@ pub fn passes_through(class: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn connector_identifiers_name_the_project_that_ships_them() {
+        assert_eq!(of_connector_identifier("postgres-cdc").id, "flink-cdc");
+        assert_eq!(of_connector_identifier("kafka").id, "kafka-connector");
+        assert_eq!(of_connector_identifier("datagen").id, "flink");
+        assert_eq!(of_connector_identifier("acme-db").id, "other:acme-db");
+    }
 
     #[test]
     fn abbreviated_loggers_are_read_by_their_prefix() {

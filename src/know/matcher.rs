@@ -52,8 +52,13 @@ pub struct Finding {
 /// The class a finding blames and whose it is ([`Finding::culprit`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Culprit {
-    /// The class as the message names it (`com.ververica.cdc.debezium.Validator$$Lambda$25/1712669532`).
+    /// The class as the message names it (`com.ververica.cdc.debezium.Validator$$Lambda$25/1712669532`),
+    /// or a table connector's identifier (`postgres-cdc`) when [`Culprit::connector`] is true.
     pub class: String,
+    /// True when [`Culprit::class`] is a connector's identifier
+    /// ([`crate::rules::CONNECTOR_CULPRIT`]), not a class.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub connector: bool,
     /// The project the class belongs to.
     pub component: crate::component::Component,
 }
@@ -63,6 +68,22 @@ impl Culprit {
     pub fn sentence(&self, flink: bool) -> String {
         use crate::component::ComponentKind;
         let c = &self.component;
+        if self.connector {
+            let whose = match c.kind {
+                ComponentKind::Flink => "one of Flink's own".to_owned(),
+                _ => format!("from **{}**", c.name_for(flink)),
+            };
+            let docs = match &c.tracker {
+                Some(t) if c.kind != ComponentKind::Flink => format!(
+                    " Its options are those its documentation lists for the release you use; a documented option it rejects is its bug ({t})."
+                ),
+                _ => " Its options are those its documentation lists for the release you use.".into(),
+            };
+            return format!(
+                "The message names the factory `{}`, {whose}.{docs}",
+                self.class
+            );
+        }
         match c.kind {
             ComponentKind::UserCode => format!("The class is `{}`: your own code.", self.class),
             ComponentKind::Flink => format!("The class is `{}`, part of Flink itself.", self.class),
@@ -320,9 +341,15 @@ fn apply_conditions(
                                     .zip(th.message.as_deref())
                                     .and_then(|(m, text)| m.capture(text, group))
                             };
+                            let connector = group == crate::rules::CONNECTOR_CULPRIT;
                             culprit = class.map(|c| Culprit {
-                                component: crate::component::of_class(&c),
+                                component: if connector {
+                                    crate::component::of_connector_identifier(&c)
+                                } else {
+                                    crate::component::of_class(&c)
+                                },
                                 class: c,
+                                connector,
                             });
                         }
                         if let Some(role) = role {

@@ -579,6 +579,8 @@ fn is_thread_header(body: &str) -> bool {
 /// What heads a run of frames.
 #[derive(Clone, Copy, Debug)]
 enum Start {
+    /// A message printed without its class on `line`, right above the frames.
+    Message { line: usize },
     /// A throwable header at decoded offset `at` on `line`, its message continuing below it as
     /// `message_lines` says.
     Throwable {
@@ -729,6 +731,7 @@ impl<'a> DocParser<'a> {
                 Some(start) => {
                     let (Start::Throwable { line: first, .. }
                     | Start::Thread { line: first, .. }
+                    | Start::Message { line: first }
                     | Start::Headerless { line: first }) = start;
                     let next = self.read_trace(start);
                     i = next.max(i + 1);
@@ -999,6 +1002,23 @@ impl<'a> DocParser<'a> {
                 };
             }
         }
+        // A message printed without its class right above the frames (`Failed to send data via
+        // PSC producer: Expiring 3 record(s) for …`, pinterest/psc#58): read as a throwable with
+        // that message and no class. Prose that introduces a trace ("Here is the trace:") is
+        // not: the line must go on after a `: `.
+        if first > free_from && self.lines[first - 1].kind == Kind::Other {
+            let line = &self.lines[first - 1];
+            let body = self.body(line).trim_end();
+            let message_like = body
+                .split_once(": ")
+                .is_some_and(|(head, tail)| !head.is_empty() && tail.trim().len() >= 3);
+            if message_like
+                && !looks_like_log_line(body)
+                && !body.starts_with(['`', '#', '>', '|', '"', '['])
+            {
+                return Start::Message { line: first - 1 };
+            }
+        }
         Start::Headerless { line: first }
     }
 
@@ -1016,6 +1036,14 @@ impl<'a> DocParser<'a> {
                 let (throwable, next) = self.read_header(line, at, Relation::Top, message_lines);
                 built.push(throwable);
                 (line, next)
+            }
+            Start::Message { line } => {
+                let l = self.lines[line];
+                let body = self.doc.text[l.body..l.end].trim_end();
+                let mut t = empty_throwable(self.span(l.body, l.body + body.len()), Relation::Top);
+                t.message = Some(body.to_owned());
+                built.push(t);
+                (line, line + 1)
             }
             Start::Headerless { line } => {
                 let l = self.lines[line];
@@ -1977,6 +2005,22 @@ mod tests {
             Some("RUNNABLE")
         );
         assert_eq!(p.deadlocks.len(), 1);
+    }
+
+    #[test]
+    fn a_message_without_its_class_right_above_frames_is_read_as_their_message() {
+        // tests/corpus/connector/n-psc-flink-producer-expiring-records-broker-replacement (real).
+        let input = "```\nFailed to send data via PSC producer: Expiring 3 record(s) for t-0:320000 ms has passed since batch creation\n\tat com.pinterest.flink.streaming.connectors.psc.FlinkPscProducer.checkErroneous(FlinkPscProducer.java:1847)\n```\n";
+        let t = &parse(input).traces[0];
+        assert_eq!(t.throwables[0].class, "");
+        assert!(t.throwables[0]
+            .message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("Failed to send data via PSC producer: Expiring")));
+        assert_eq!(t.throwables[0].frames.len(), 1);
+        // Prose that only introduces the frames stays out of the trace.
+        let prose = "Here is the trace:\n\tat com.acme.A.b(A.java:1)\n";
+        assert_eq!(parse(prose).traces[0].throwables[0].message, None);
     }
 
     #[test]

@@ -382,8 +382,8 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
 pub(crate) fn class_name(e: &ExceptionReport) -> std::borrow::Cow<'_, str> {
     match (e.class.is_empty(), e.frames.is_empty(), &e.logged) {
         (false, ..) => e.class.as_str().into(),
-        (true, false, _) => "(frames without an exception line)".into(),
-        (true, true, Some(l)) => {
+        (true, false, _) if e.message.is_none() => "(frames without an exception line)".into(),
+        (true, _, Some(l)) => {
             let an = if l.level.starts_with(['E', 'F']) {
                 "an"
             } else {
@@ -391,7 +391,7 @@ pub(crate) fn class_name(e: &ExceptionReport) -> std::borrow::Cow<'_, str> {
             };
             format!("({an} {} log line of {})", l.level, l.logger).into()
         }
-        (true, true, None) => "(a message printed without an exception class)".into(),
+        (true, _, None) => "(a message printed without an exception class)".into(),
     }
 }
 

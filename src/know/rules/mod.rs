@@ -39,6 +39,11 @@ impl Rule {
 /// message group. A message group of this name cannot be a culprit.
 pub const FRAME_CULPRIT: &str = "frame";
 
+/// The `culprit` message group that captures a table connector's identifier (`'postgres-cdc'`
+/// in FactoryUtil's messages) instead of a class: the finding blames the project that ships
+/// that connector ([`crate::component::of_connector_identifier`]).
+pub const CONNECTOR_CULPRIT: &str = "connector";
+
 /// A compiled [`Condition`]. Frame globs and message regexes are ready to match.
 #[derive(Debug)]
 pub enum Compiled {
@@ -51,8 +56,9 @@ pub enum Compiled {
         message: Option<Box<MessagePattern>>,
         /// Regex the message must not match.
         not_message: Option<Box<MessagePattern>>,
-        /// The group of `message` that captures the class the finding blames, or
-        /// [`FRAME_CULPRIT`]: the class of the throwable's first frame outside Flink and the JDK.
+        /// The group of `message` that captures the class the finding blames (or, named
+        /// [`CONNECTOR_CULPRIT`], a connector's identifier), or [`FRAME_CULPRIT`]: the class of
+        /// the throwable's first frame outside Flink and the JDK.
         culprit: Option<String>,
         /// Name for later conditions.
         bind: Option<String>,
