@@ -91,6 +91,11 @@ pub fn shorten_trace(text: &str, diagnosis: &Diagnosis, trace: Option<usize>) ->
                 "repeats of this trace",
             ));
         }
+        // A text that is shorter only by what the reprint does not count (a trailing space, a
+        // poster's `...` line) is kept as it is: a shortened text always says what it left out.
+        if left_out.is_empty() {
+            continue;
+        }
         return Shortened {
             text: short,
             left_out,
