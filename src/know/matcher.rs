@@ -75,7 +75,7 @@ impl Culprit {
             };
             let docs = match &c.tracker {
                 Some(t) if c.kind != ComponentKind::Flink => format!(
-                    " Its options are those its documentation lists for the release you use; a documented option it rejects is its bug ({t})."
+                    " Its options are those its documentation lists for the release you use; a documented option it rejects is its bug, to report at {t}."
                 ),
                 _ => " Its options are those its documentation lists for the release you use.".into(),
             };
