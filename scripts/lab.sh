@@ -167,8 +167,8 @@ release_before() { # true if release $1 is older than $2 (major.minor)
 
 run_one() {
   local scenario="$1" v="$2" sdir="$LAB/scenarios/$1" out="$LAB/out/$1/$2"
-  local reason main timeout_s ulimit_n javac_release log_lines work cp javac_cmd java_cmd t0 t1 rc status matched
-  local -a srcs jvm_opts javac_argv java_argv
+  local reason main timeout_s ulimit_n ulimit_u java17_flags javac_release log_lines work cp javac_cmd java_cmd t0 t1 rc status matched
+  local -a srcs jvm_opts javac_argv java_argv as_user java17
   reason="$(get "$sdir" not_reproducible "$v")"
   if [[ -n "$reason" && "${LAB_FORCE:-0}" != 1 ]]; then
     log "$scenario @ $v: skipped (not_reproducible: $reason)"
@@ -181,6 +181,19 @@ run_one() {
   [[ -n "$main" ]] || die "$scenario: scenario.toml has no main"
   timeout_s="$(get "$sdir" timeout_seconds)"; timeout_s="${timeout_s:-60}"
   ulimit_n="$(get "$sdir" ulimit_n)"
+  # ulimit_u: the per-user process/thread limit (RLIMIT_NPROC). The kernel does not apply it to
+  # root, so the java command then runs as user nobody (setpriv), keeping only the capabilities
+  # to read and write files regardless of their owner (the cache under ~ and the run folder).
+  ulimit_u="$(get "$sdir" ulimit_u)"
+  as_user=()
+  if [[ -n "$ulimit_u" && "$(id -u)" == 0 ]]; then
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups
+             --inh-caps=+dac_override,+dac_read_search --ambient-caps=+dac_override,+dac_read_search)
+  fi
+  # java17_flags = false: run without the --add-opens/--add-exports of JAVA17_FLAGS.
+  java17_flags="$(get "$sdir" java17_flags)"
+  java17=("${JAVA17_FLAGS[@]}")
+  [[ "$java17_flags" == false ]] && java17=()
   mapfile -t jvm_opts < <(get "$sdir" jvm_opts)
   # Flink supports Java 17 from 1.18 (FLINK-15736); older releases get Java 11 class files (their
   # shaded ASM cannot read version 61). A scenario may set javac_release itself.
@@ -196,11 +209,12 @@ run_one() {
   mkdir -p "$work/classes"
   javac_argv=(javac -nowarn -encoding UTF-8 ${javac_release:+--release "$javac_release"}
               -cp "$cp" -d "$work/classes" "${srcs[@]}")
-  java_argv=(java "${JAVA17_FLAGS[@]}" "${jvm_opts[@]}"
+  java_argv=("${as_user[@]}" java "${java17[@]}" "${jvm_opts[@]}"
              "-Dlog4j.configurationFile=$LAB/conf/log4j.properties" "-Dlog.file=$work/flink.log"
              -cp "$work/classes:$cp" "$main" "$work")
   javac_cmd="$(printf '%q ' "${javac_argv[@]}")"; javac_cmd="${javac_cmd% }"
   java_cmd="timeout -k 10 $timeout_s $(printf '%q ' "${java_argv[@]}")"; java_cmd="${java_cmd% }"
+  if [[ -n "$ulimit_u" ]]; then java_cmd="ulimit -u $ulimit_u && $java_cmd"; fi
   if [[ -n "$ulimit_n" ]]; then java_cmd="ulimit -n $ulimit_n && $java_cmd"; fi
   java_cmd="cd $(printf '%q' "$work") && $java_cmd"
 
@@ -216,6 +230,7 @@ run_one() {
     (
       cd "$work"
       [[ -n "$ulimit_n" ]] && ulimit -n "$ulimit_n"
+      [[ -n "$ulimit_u" ]] && ulimit -u "$ulimit_u"
       exec timeout -k 10 "$timeout_s" "${java_argv[@]}"
     ) > "$work/client.txt" 2>&1 < /dev/null
     rc=$?

@@ -1,0 +1,4 @@
+/** Flink 2.x reads conf/config.yaml. */
+final class Compat {
+    static final String CONFIG_FILE = "config.yaml";
+}
