@@ -209,8 +209,11 @@ fn the_shorter_text_keeps_the_first_finding_and_invents_no_frame() {
         let want = d.traces[chosen].findings.first().map(|f| f.rule.clone());
         assert_eq!(s.finding, want, "{name}");
         let again = trace_doctor::diagnose(&s.text);
+        // The trace the page shows first (a text kept as it is may hold a trace without a
+        // finding above the one that has it, e.g. Py4J's Python exception line).
+        let lead = again.order_of_interest()[0];
         assert_eq!(
-            again.traces[0].findings.first().map(|f| f.rule.clone()),
+            again.traces[lead].findings.first().map(|f| f.rule.clone()),
             want,
             "{name}: the shorter text leads with another finding:\n{}",
             s.text
