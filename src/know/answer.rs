@@ -405,22 +405,14 @@ pub fn thrower(
         // The caller: the innermost frame of code that is neither Flink's, the JDK's nor a
         // pass-through library's; the job's own code when the text shows none.
         let caller = chain.iter().find_map(|&t| {
-            trace.throwables[t]
-                .frames
-                .iter()
-                .enumerate()
-                .find(|(_, f)| {
-                    !matches!(
-                        component::of_class(&f.class).kind,
-                        ComponentKind::Flink | ComponentKind::Jdk
-                    ) && !component::passes_through(&f.class)
-                })
-                .map(|(k, f)| (component::of_class(&f.class), (t, k)))
+            let th = &trace.throwables[t];
+            crate::matcher::foreign_frame(th)
+                .map(|k| (component::of_class(&th.frames[k].class), (t, k)))
         });
         return match caller {
             Some((c, at)) => (c, Some(at), Basis::Verdict(root.class.clone())),
             None => (
-                component::of_class("UserCode"),
+                component::user_code(),
                 None,
                 Basis::Verdict(root.class.clone()),
             ),

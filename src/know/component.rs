@@ -776,13 +776,7 @@ pub fn of_class(class: &str) -> Component {
             tracker: (!tracker.is_empty()).then(|| tracker.to_owned()),
             kind,
         },
-        None if crate::frames::group_of(class) == crate::frames::FrameGroup::User => Component {
-            id: "user-code".to_owned(),
-            name: "your own code".to_owned(),
-            package: String::new(),
-            tracker: None,
-            kind: ComponentKind::UserCode,
-        },
+        None if crate::frames::group_of(class) == crate::frames::FrameGroup::User => user_code(),
         None => {
             // A well-known library without an entry of its own: name it by its package.
             let package: String = class.split('.').take(3).collect::<Vec<_>>().join(".");
@@ -916,6 +910,17 @@ pub fn of_connector_identifier(identifier: &str) -> Component {
             tracker: None,
             kind: ComponentKind::Connector,
         },
+    }
+}
+
+/// The job's own code.
+pub fn user_code() -> Component {
+    Component {
+        id: "user-code".to_owned(),
+        name: "your own code".to_owned(),
+        package: String::new(),
+        tracker: None,
+        kind: ComponentKind::UserCode,
     }
 }
 
