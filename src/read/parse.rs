@@ -1381,6 +1381,12 @@ impl<'a> DocParser<'a> {
                 message = rest;
             }
         }
+        // `X: X: message`: from Flink 1.16 a SerializedThrowable's own message is `X: message`
+        // and its toString() puts X before it again, so a cause printed by printStackTrace shows
+        // the class twice (so does `new X(new X(message))`). Read the message without the repeat.
+        if let Some(rest) = message.as_deref().and_then(|m| repeated_class(m, &class)) {
+            message = rest;
+        }
         let header_span = self.span(at, end);
         if name_len == 0 {
             self.out.problems.push(Problem {
@@ -1536,6 +1542,19 @@ fn original_in_message(message: &str) -> Option<(String, Option<String>)> {
     }
     let rest = rest.strip_prefix(':')?.trim();
     Some((name.to_owned(), (!rest.is_empty()).then(|| rest.to_owned())))
+}
+
+/// `X: message` when the throwable's class is `X` → the message after it (`None`: nothing left).
+fn repeated_class(message: &str, class: &str) -> Option<Option<String>> {
+    if class.is_empty() {
+        return None;
+    }
+    let rest = message.strip_prefix(class)?;
+    if rest.is_empty() {
+        return Some(None);
+    }
+    let rest = rest.strip_prefix(':')?.trim();
+    Some((!rest.is_empty()).then(|| rest.to_owned()))
 }
 
 /// A line that starts a log event of its own: a timestamp or bracketed field first, or a
@@ -2064,6 +2083,37 @@ mod tests {
             t.throwables[2].class, SERIALIZED_THROWABLE,
             "no class in the message: kept"
         );
+    }
+
+    #[test]
+    fn serialized_throwable_in_a_log4j_log_shows_the_original_class() {
+        // What log4j 2.17.1 (Flink's lib/) prints for a SerializedThrowable cause: its
+        // getClass().getName() and getMessage(), which is `<class>: <message>` from Flink 1.16
+        // (ThrowableProxy, printed by a probe against the 1.17.2 and 2.0.1 jars).
+        let input = "java.lang.RuntimeException: outer\n\tat StProbe.main(StProbe.java:6)\nCaused by: org.apache.flink.util.SerializedThrowable: java.io.IOException: disk full\n\tat StProbe.main(StProbe.java:6)\n";
+        let t = &parse(input).traces[0];
+        assert_eq!(t.throwables[1].class, "java.io.IOException");
+        assert_eq!(t.throwables[1].message.as_deref(), Some("disk full"));
+        assert_eq!(
+            t.throwables[1].printed_as.as_deref(),
+            Some(SERIALIZED_THROWABLE)
+        );
+    }
+
+    #[test]
+    fn a_class_repeated_at_the_start_of_its_message_is_read_once() {
+        // printStackTrace of a Flink 1.16+ SerializedThrowable cause (same probe): toString() is
+        // `<class>: <message>` and its message already starts with `<class>: `.
+        let input = "java.lang.RuntimeException: outer\n\tat a.B.c(B.java:1)\nCaused by: java.io.IOException: java.io.IOException: disk full\nCaused by: java.lang.RuntimeException: java.io.IOException: x\n\tat d.E.f(E.java:2)\nCaused by: java.lang.IllegalStateException: java.lang.IllegalStateException\n";
+        let t = &parse(input).traces[0];
+        assert_eq!(t.throwables[1].class, "java.io.IOException");
+        assert_eq!(t.throwables[1].message.as_deref(), Some("disk full"));
+        assert_eq!(
+            t.throwables[2].message.as_deref(),
+            Some("java.io.IOException: x"),
+            "another class in the message: kept"
+        );
+        assert_eq!(t.throwables[3].message, None);
     }
 
     #[test]
