@@ -3,7 +3,8 @@
 
   labtool.py get <scenario.toml> <key> [release]
       print a scenario setting for the shell: strings and numbers as is, lists one item per line,
-      `not_reproducible` for <release> (empty if the release is reproducible).
+      `not_reproducible` for <release> (empty if the release is reproducible), `expect` for
+      <release> (see expect_for).
   labtool.py strip-prefixes <scenario.toml> <jar glob>
       print the prefixes of [classpath.strip] "<jar glob>", one a line.
   labtool.py strip-jar <src.jar> <dst.jar> <prefix>...
@@ -15,7 +16,8 @@
   labtool.py provenance <out.toml>
       write provenance.toml from LAB_P_* environment variables.
   labtool.py check <scenario.toml> <release> <client.txt> <log.txt>
-      print the first `expect_text` entry found in client.txt or log.txt (empty: none found).
+      print the first `expect_text` entry found in client.txt or log.txt (empty: none found);
+      with expect = "no-failure", nothing either if client.txt shows an exception thrown out of main.
 """
 import fnmatch
 import os
@@ -38,8 +40,19 @@ def load(path):
         return tomllib.load(f)
 
 
+def expect_for(data, release):
+    """`expect`, or the value of the first `expect_by_release` glob matching the release."""
+    for pattern, value in data.get("expect_by_release", {}).items():
+        if release and fnmatch.fnmatch(release, pattern):
+            return value
+    return data.get("expect", "")
+
+
 def cmd_get(path, key, release=None):
     data = load(path)
+    if key == "expect" and release:
+        print(expect_for(data, release))
+        return
     if key == "not_reproducible":
         reason = data.get("not_reproducible", {}).get(release or "", "")
         print(reason)
@@ -186,6 +199,14 @@ def cmd_check(path, release, client, log):
     for pattern, extra in per_release.items():
         if fnmatch.fnmatch(release, pattern):
             texts = list(extra) + list(texts)
+    if expect_for(data, release) == "no-failure":
+        # a job expected to run without failing: its success marker does not count if main threw
+        try:
+            with open(client, encoding="utf-8", errors="replace") as f:
+                if 'Exception in thread "main"' in f.read():
+                    return
+        except FileNotFoundError:
+            return
     body = ""
     for p in (client, log):
         try:
