@@ -254,7 +254,7 @@ run_one() {
   secs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
   CLASSPATH_CHANGES="${CLASSPATH_CHANGES%; }"
   LAB_P_SCENARIO="$scenario" LAB_P_RELEASE="$v" \
-  LAB_P_RULE="$(get "$sdir" rule)" LAB_P_EXPECT="$(get "$sdir" expect "$v")" \
+  LAB_P_RULE="$(get "$sdir" rule "$v")" LAB_P_EXPECT="$(get "$sdir" expect "$v")" \
   LAB_P_STATUS="$status" LAB_P_REPRODUCED="$reproduced" LAB_P_MATCHED="$matched" \
   LAB_P_SOURCES="$sources" LAB_P_ARCHIVE="$archive" LAB_P_ARCHIVE_SHA256="$sha" \
   LAB_P_CLASSPATH_CHANGES="${CLASSPATH_CHANGES:-none: every jar of the release lib/}" \

@@ -27,6 +27,27 @@ fn value(toml: &str, key: &str) -> Option<String> {
     })
 }
 
+/// A scenario's `key` (`rule`, `expect`) on `release`: the value of the first `<key>_by_release`
+/// pattern that matches it (`"2.*"`: a trailing `*` matches any rest, as `fnmatch` does in
+/// `lab/tools/labtool.py` for these patterns), else `key` itself (`expect`: `match`, `no-match`,
+/// `no-failure`).
+fn by_release(def: &toml::Table, key: &str, release: &str) -> String {
+    let by_release = def
+        .get(&format!("{key}_by_release"))
+        .and_then(|v| v.as_table());
+    by_release
+        .into_iter()
+        .flatten()
+        .find(|(pattern, _)| match pattern.strip_suffix('*') {
+            Some(prefix) => release.starts_with(prefix),
+            None => release == pattern.as_str(),
+        })
+        .and_then(|(_, v)| v.as_str())
+        .or_else(|| def.get(key).and_then(|v| v.as_str()))
+        .unwrap_or_else(|| panic!("scenario.toml has `{key}`"))
+        .to_owned()
+}
+
 /// `1.13.6` → `[1, 13, 6]`; a missing part is `fill` (`1.18` as a lower bound is `1.18.0`, as an
 /// upper bound every 1.18 release).
 fn parts(v: &str, fill: u32) -> [u32; 3] {
@@ -66,8 +87,9 @@ fn runs() -> Vec<Run> {
                 .join("scenario.toml"),
         )
         .unwrap_or_else(|_| panic!("lab/out/{scenario} has a scenario in lab/scenarios"));
-        let rule = value(&def, "rule").expect("scenario.toml names its rule");
-        let expect = value(&def, "expect").expect("scenario.toml says what to expect");
+        let def: toml::Table = def
+            .parse()
+            .unwrap_or_else(|e| panic!("lab/scenarios/{scenario}/scenario.toml: {e}"));
         let mut releases: Vec<_> = std::fs::read_dir(&s)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -75,11 +97,12 @@ fn runs() -> Vec<Run> {
             .collect();
         releases.sort();
         for dir in releases {
+            let release = dir.file_name().unwrap().to_string_lossy().into_owned();
             out.push(Run {
                 scenario: scenario.clone(),
-                release: dir.file_name().unwrap().to_string_lossy().into_owned(),
-                rule: rule.clone(),
-                expect: expect.clone(),
+                expect: by_release(&def, "expect", &release),
+                rule: by_release(&def, "rule", &release),
+                release,
                 dir,
             });
         }

@@ -48,10 +48,21 @@ def expect_for(data, release):
     return data.get("expect", "")
 
 
+def rule_for(data, release):
+    """`rule`, or the value of the first `rule_by_release` glob matching the release."""
+    for pattern, value in data.get("rule_by_release", {}).items():
+        if release and fnmatch.fnmatch(release, pattern):
+            return value
+    return data.get("rule", "")
+
+
 def cmd_get(path, key, release=None):
     data = load(path)
     if key == "expect" and release:
         print(expect_for(data, release))
+        return
+    if key == "rule" and release:
+        print(rule_for(data, release))
         return
     if key == "not_reproducible":
         reason = data.get("not_reproducible", {}).get(release or "", "")
