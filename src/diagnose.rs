@@ -35,6 +35,10 @@ pub struct TraceDiagnosis {
     pub evidence: Vec<Evidence>,
     /// When no rule fired: the no-rule answer (which component threw, in which phase).
     pub answer: Option<NoRuleAnswer>,
+    /// When the text stops before the root cause: how it shows (said first, before any
+    /// finding).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<crate::cut::Cut>,
 }
 
 /// Everything found in one input.
@@ -164,11 +168,13 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         } else {
             None
         };
+        let root_cause = trace.root_cause();
         traces.push(TraceDiagnosis {
             flink,
             evidence,
             answer,
-            root_cause: trace.root_cause(),
+            cut: crate::cut::detect(&trace, root_cause),
+            root_cause,
             trace,
             occurrences: 1,
             context,
@@ -177,6 +183,30 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         });
     }
     progress(Stage::Matching { done: total, total });
+    // A trace split by lines printed into it (a JVM warning between two frames) reads as a cut
+    // trace followed by frames without an exception line, or by the cause it names: not cut.
+    for k in 0..traces.len() {
+        let Some(cut) = &traces[k].cut else { continue };
+        let named = match &cut.kind {
+            crate::cut::CutKind::CauseNamed { class } => Some(class.clone()),
+            _ => None,
+        };
+        let end = traces[k].trace.span.end;
+        let continued = traces.iter().any(|o| {
+            o.trace.span.start >= end
+                && (o
+                    .trace
+                    .throwables
+                    .first()
+                    .is_some_and(|t| t.class.is_empty() && !t.frames.is_empty())
+                    || named
+                        .as_ref()
+                        .is_some_and(|c| o.trace.throwables.iter().any(|t| &t.class == c)))
+        });
+        if continued {
+            traces[k].cut = None;
+        }
+    }
     // Traces pasted together come from one deployment: a version that one trace's jars name
     // applies to the others that reveal none.
     if let Some((v, jar_reason)) = traces.iter().find_map(|d| {

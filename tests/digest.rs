@@ -331,3 +331,26 @@ mod properties {
         }
     }
 }
+
+/// A real paste that stops at Flink's `Recovery is suppressed` wrapper (a PyFlink job of
+/// 2021, `tests/corpus/pyflink/c-pyflink-worker-no-module-pyflink-jobexception.txt`, its source
+/// in the `.json` beside it): both replies say first that the root cause is not in the text,
+/// and do not call the wrapper the root cause.
+#[test]
+fn a_cut_trace_is_said_to_be_cut_first() {
+    let input = fixture("corpus/pyflink/c-pyflink-worker-no-module-pyflink-jobexception.txt");
+    let r = report_of(&input);
+    let plain = digest::plain_text(&r, None);
+    let md = digest::markdown(&r, None);
+    let first_paragraph = plain.split("\n\n").next().unwrap_or("");
+    assert!(
+        first_paragraph.starts_with("This text stops before the root cause."),
+        "{plain}"
+    );
+    assert!(plain.contains("Last exception printed: org.apache.flink.runtime.JobException"));
+    assert!(!plain.contains("Root cause: org.apache.flink.runtime.JobException"));
+    assert!(md.starts_with("**This text stops before the root cause.**"), "{md}");
+    // The flagship is whole: nothing said about a cut.
+    let seed = report_of(trace_doctor::FLAGSHIP_EXAMPLE);
+    assert!(!digest::plain_text(&seed, None).contains("stops before the root cause"));
+}

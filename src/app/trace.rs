@@ -33,6 +33,9 @@ pub fn trace_card(props: &Props) -> Html {
     html! {
         <article class="trace" id={t.dom_id.clone()} aria-label={format!("Trace {}", t.number)}>
             <h2 class="trace-head">{ format!("{} {}{lines}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number) }</h2>
+            if let Some(cut) = &t.cut {
+                <p class={classes!("cut-note", t.cut_certain.then_some("certain"))} role="note">{ bold_lead(cut) }</p>
+            }
             if let Some((name, state)) = &t.thread {
                 <section class="finding none thread">
                     <h3>{ format!("Thread \"{name}\"") }</h3>
@@ -42,7 +45,7 @@ pub fn trace_card(props: &Props) -> Html {
             } else if t.findings.is_empty() {
                 <section class="finding none" data-answer={t.answer.as_ref().map(|(id, _)| id.clone())}>
                     <h3>{"No known diagnosis"}</h3>
-                    <p>{"Root cause: "}<code>{ &t.root_cause }</code></p>
+                    <p>{ if t.cut_certain { "Last exception printed (the root cause is not in the text): " } else { "Root cause: " } }<code>{ &t.root_cause }</code></p>
                     { no_rule_answer(t.answer.as_ref()) }
                     if let Some(terms) = &t.search_terms {
                         <p class="search-terms">{"Search the mailing-list archives and JIRA for: "}<code>{ terms }</code></p>
@@ -77,6 +80,16 @@ pub fn trace_card(props: &Props) -> Html {
             }
             <Chain chain={t.chain.clone()} last_line={t.lines.1} numbered={t.numbered} />
         </article>
+    }
+}
+
+/// A paragraph `**Lead.** rest with `code``: the lead in bold, code spans in the rest.
+fn bold_lead(s: &str) -> Html {
+    match s.strip_prefix("**").and_then(|r| r.split_once("**")) {
+        Some((lead, rest)) => {
+            html! { <><strong>{ lead }</strong>{ crate::app::code_spans(rest) }</> }
+        }
+        None => crate::app::code_spans(s),
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod component;
 pub mod context;
+pub mod cut;
 pub mod evidence;
 pub mod frames;
 pub mod glob;

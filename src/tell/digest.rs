@@ -128,6 +128,11 @@ impl Digest {
 pub struct TraceDigest {
     /// 1-based number of the trace among the report's traces (input order).
     pub number: usize,
+    /// When the text stops before the root cause: what is said first (Markdown: a bold lead,
+    /// code spans), and whether that is certain (the root cause is then named "last exception
+    /// printed").
+    #[serde(default)]
+    pub cut: Option<(String, bool)>,
     /// First and last 1-based input line of the trace.
     pub lines: [usize; 2],
     /// Times this trace appears in the input.
@@ -420,6 +425,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
     let version = &t.context.flink_version.summary;
     TraceDigest {
         number,
+        cut: t.cut.clone().map(|c| (c, t.cut_certain)),
         lines: t.lines,
         occurrences: t.occurrences,
         same_diagnosis,

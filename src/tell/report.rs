@@ -49,6 +49,14 @@ pub struct TraceReport {
     /// What shows the trace is Flink's (from the trace and the log lines around it), with
     /// 1-based lines; empty when nothing does.
     pub flink_evidence: Vec<String>,
+    /// When the text stops before the root cause (`crate::cut`): what to say first, one
+    /// Markdown paragraph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<String>,
+    /// True when the text certainly stops before the root cause: the last exception printed
+    /// is then not called the root cause.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cut_certain: bool,
 }
 
 /// The no-rule answer (`crate::answer`).
@@ -351,6 +359,8 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     sentences: crate::answer::sentences(a, t),
                 }),
                 flink_evidence: d.evidence.iter().map(|e| e.describe_at(&index)).collect(),
+                cut: d.cut.as_ref().map(|c| c.sentence(t)),
+                cut_certain: d.cut.as_ref().is_some_and(|c| c.certain()),
                 thread: t.thread.as_ref().map(|th| ThreadReport {
                     name: th.name.clone(),
                     state: th.state.clone(),
@@ -475,14 +485,28 @@ fn render(report: &Report, md: bool) -> String {
                 .unwrap_or_default();
             let _ = writeln!(out, "Thread \"{}\"{state}\n", th.name);
         }
-        out.push_str(&h(3, "Cause chain, root cause first"));
+        if let Some(cut) = &t.cut {
+            let _ = writeln!(out, "{cut}\n");
+        }
+        out.push_str(&h(
+            3,
+            if t.cut_certain {
+                "Cause chain, last printed first"
+            } else {
+                "Cause chain, root cause first"
+            },
+        ));
         for (k, &e) in t.cause_chain.iter().enumerate() {
             let ex = &t.exceptions[e];
             let msg = ex
                 .message
                 .as_deref()
                 .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "));
-            let label = if k == 0 { "root cause" } else { "wrapped by" };
+            let label = match k {
+                0 if t.cut_certain => "last printed (the root cause is not in the text)",
+                0 => "root cause",
+                _ => "wrapped by",
+            };
             let _ = writeln!(
                 out,
                 "{}. {label}: {}{} (line {})",
@@ -530,7 +554,12 @@ fn render(report: &Report, md: bool) -> String {
             let root = &t.exceptions[t.root_cause];
             let _ = writeln!(
                 out,
-                "No rule matched. Root cause: {}.\n",
+                "No rule matched. {}: {}.\n",
+                if t.cut_certain {
+                    "Last exception printed"
+                } else {
+                    "Root cause"
+                },
                 code(&class_name(root))
             );
             if let Some(a) = &t.answer {

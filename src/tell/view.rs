@@ -160,6 +160,12 @@ pub struct TraceView {
     pub answer: Option<(String, Vec<String>)>,
     /// What shows the trace is Flink's, in words with the input line.
     pub flink_evidence: Vec<String>,
+    /// When the text stops before the root cause (`crate::cut`): what to say first, one
+    /// Markdown paragraph (a bold lead, then code spans).
+    pub cut: Option<String>,
+    /// True when the text certainly stops before the root cause: the last exception printed is
+    /// then not called the root cause.
+    pub cut_certain: bool,
 }
 
 /// A fact such as "checkpoint 575".
@@ -731,6 +737,8 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .as_ref()
             .map(|a| (a.component.id.clone(), crate::answer::sentences(a, t))),
         flink_evidence: d.evidence.iter().map(|e| e.describe_at(index)).collect(),
+        cut: d.cut.as_ref().map(|c| c.sentence(t)),
+        cut_certain: d.cut.as_ref().is_some_and(|c| c.certain()),
         root_cause: {
             let root = &t.throwables[d.root_cause];
             let first = |m: &str| clip_chars(first_line(m), MAX_ROOT_CAUSE_CHARS).into_owned();

@@ -48,6 +48,9 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     } else if t.occurrences > 1 {
         let _ = writeln!(out, "(This trace appears {} times.)\n", t.occurrences);
     }
+    if let Some((cut, _)) = &t.cut {
+        let _ = writeln!(out, "{cut}\n");
+    }
     match &t.finding {
         Some(f) => {
             let _ = writeln!(out, "**Diagnosis: {}**\n", f.title);
@@ -64,7 +67,11 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         }
     }
     out.push('\n');
-    let _ = writeln!(out, "- **Root cause:** {}", code(&t.root_cause));
+    let root = match t.cut {
+        Some((_, true)) => "Last exception printed",
+        _ => "Root cause",
+    };
+    let _ = writeln!(out, "- **{root}:** {}", code(&t.root_cause));
     match &t.flink_version {
         Some(v) => {
             let _ = writeln!(out, "- **Flink version:** {v}");

@@ -41,6 +41,10 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     } else if t.occurrences > 1 {
         let _ = writeln!(out, "(This trace appears {} times.)\n", t.occurrences);
     }
+    if let Some((cut, _)) = &t.cut {
+        fill(out, &cut.replace("**", ""), "", "");
+        out.push('\n');
+    }
     match &t.finding {
         Some(f) => {
             fill(out, &format!("Diagnosis: {}", f.title), "", "");
@@ -63,7 +67,11 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         ),
     }
     out.push('\n');
-    fill(out, &format!("Root cause: {}", t.root_cause), "", "  ");
+    let root = match t.cut {
+        Some((_, true)) => "Last exception printed",
+        _ => "Root cause",
+    };
+    fill(out, &format!("{root}: {}", t.root_cause), "", "  ");
     match &t.flink_version {
         Some(v) => fill(out, &format!("Flink version: {v}"), "", "  "),
         None if t.flink => fill(
