@@ -194,3 +194,60 @@ fn the_copies_match_the_shared_cases() {
         );
     }
 }
+
+/// The seed as a Chinese mail shows it (issue 14: the flagship came from user-zh): frames
+/// indented with U+3000 (ideographic space), `Caused by：` with a full-width colon, and the
+/// parentheses a Chinese input method writes (`（StreamTask.java：1045）`, `（18/60）#0`). Made
+/// from `tests/cases/seed.txt` by those substitutions only; it must read as the seed does: the
+/// same chain, finding and context.
+#[test]
+fn the_seed_in_a_chinese_mail_reads_as_the_seed() {
+    let seed = std::fs::read_to_string(cases_dir().join("seed.txt")).expect("seed");
+    let zh = seed
+        .replace("\tat ", "\u{3000}\u{3000}at ")
+        .replace("Caused by: ", "Caused by：")
+        .replace('(', "（")
+        .replace(')', "）")
+        .replace(".java:", ".java：");
+    let (a, b) = (diagnose(&seed), diagnose(&zh));
+    assert_eq!(b.traces.len(), 1, "one trace");
+    let (a, b) = (&a.traces[0], &b.traces[0]);
+    let classes = |t: &trace_doctor::diagnose::TraceDiagnosis| {
+        t.trace
+            .cause_chain()
+            .iter()
+            .map(|&i| t.trace.throwables[i].class.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(classes(a), classes(b));
+    let frames = |t: &trace_doctor::diagnose::TraceDiagnosis| {
+        t.trace
+            .throwables
+            .iter()
+            .flat_map(|th| {
+                th.frames
+                    .iter()
+                    .map(|f| (f.class.clone(), f.method.clone(), f.location.clone()))
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(frames(a), frames(b), "frames, files and line numbers");
+    let rules = |t: &trace_doctor::diagnose::TraceDiagnosis| {
+        t.findings
+            .iter()
+            .map(|f| f.rule.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rules(a), rules(b));
+    assert_eq!(
+        rules(b).first().map(String::as_str),
+        Some("async-wait-inflight-cme")
+    );
+    assert_eq!(b.context.checkpoint_id, Some(575));
+    let task = b.context.task.as_ref().expect("the task is read");
+    assert_eq!((task.subtask, task.parallelism), (18, 60));
+    assert_eq!(
+        task.operators,
+        a.context.task.as_ref().expect("seed task").operators
+    );
+}

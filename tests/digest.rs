@@ -349,7 +349,10 @@ fn a_cut_trace_is_said_to_be_cut_first() {
     );
     assert!(plain.contains("Last exception printed: org.apache.flink.runtime.JobException"));
     assert!(!plain.contains("Root cause: org.apache.flink.runtime.JobException"));
-    assert!(md.starts_with("**This text stops before the root cause.**"), "{md}");
+    assert!(
+        md.starts_with("**This text stops before the root cause.**"),
+        "{md}"
+    );
     // The flagship is whole: nothing said about a cut.
     let seed = report_of(trace_doctor::FLAGSHIP_EXAMPLE);
     assert!(!digest::plain_text(&seed, None).contains("stops before the root cause"));

@@ -42,7 +42,7 @@ pub struct Context {
 fn task_in_message() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?:for operator|for task|of task)\s+(.+?)\s+\((\d+)/(\d+)\)(?:#(\d+))?")
+        Regex::new(r"(?:for operator|for task|of task)\s+(.+?)\s+[(（](\d+)/(\d+)[)）](?:#(\d+))?")
             .expect("valid regex")
     })
 }
@@ -53,14 +53,14 @@ fn task_in_log_line() -> &'static Regex {
         // log4j2 `… [] - <task> (1/3)#140 (<execution id>) switched from RUNNING to FAILED`; the
         // id is 32 hex digits, or longer with `_` from Flink 1.15. A JSON log line
         // (`"message":"…`) or a Docker `{"log":"…` line keeps its prefix up to the last `] - `.
-        Regex::new(r"^(?:.*(?:\] - |\x22message\x22:\x22))?(.+?) \((\d+)/(\d+)\)(?:#(\d+))? \([0-9a-f_]{16,}\) switched from")
+        Regex::new(r"^(?:.*(?:\] - |\x22message\x22:\x22))?(.+?) [(（](\d+)/(\d+)[)）](?:#(\d+))? [(（][0-9a-f_]{16,}[)）] switched from")
             .expect("valid regex")
     })
 }
 
 fn task_in_thread_name() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^(.+?) \((\d+)/(\d+)\)(?:#(\d+))?$").expect("valid regex"))
+    RE.get_or_init(|| Regex::new(r"^(.+?) [(（](\d+)/(\d+)[)）](?:#(\d+))?$").expect("valid regex"))
 }
 
 fn checkpoint_id() -> &'static Regex {

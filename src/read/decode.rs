@@ -718,6 +718,8 @@ pub(crate) fn looks_like_frame_call(s: &str) -> bool {
     for (i, &b) in bytes.iter().enumerate().take(400) {
         match b {
             b'(' => return dots >= 1 && i > 2,
+            // `（` (U+FF08, full width, as a Chinese input method writes it): EF BC 88.
+            0xEF if bytes[i..].starts_with("（".as_bytes()) => return dots >= 1 && i > 2,
             b'.' => dots += 1,
             b if b.is_ascii_alphanumeric()
                 || matches!(b, b'_' | b'$' | b'<' | b'>' | b'/' | b'@' | b'-') => {}

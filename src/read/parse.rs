@@ -214,7 +214,7 @@ fn kind_of(body: &str) -> Kind {
 /// Prose in a mail (`  at first I thought…`, `at 10.30 it failed`, `at e.g. noon`) does not.
 fn is_frame_call(rest: &str) -> bool {
     let name_len = rest
-        .find(|c: char| c == '(' || c.is_whitespace())
+        .find(|c: char| c == '(' || c == '（' || c.is_whitespace())
         .unwrap_or(rest.len());
     let (name, after) = rest.split_at(name_len);
     let starts_ok = name
@@ -224,7 +224,7 @@ fn is_frame_call(rest: &str) -> bool {
     let after = after.trim_start();
     starts_ok
         && name.contains(['.', '/'])
-        && (after.is_empty() || after.starts_with(['(', '~', '[']))
+        && (after.is_empty() || after.starts_with(['(', '（', '~', '[']))
 }
 
 /// Where a structural token starts after a log prefix, and the indentation before it.
@@ -468,7 +468,15 @@ fn trim_trailing_dot(s: &str, i: usize) -> usize {
 /// Parses the frame text after `at ` (already joined when wrapped).
 /// Returns `None` for the location-less remainder when there is no `(`.
 fn parse_frame_text(text: &str) -> (String, String, Location, Option<String>, Option<String>) {
-    let text = text.trim();
+    // A Chinese input method writes full-width parentheses and colons (`（Foo.java：12）`);
+    // read them as Java prints them. Only the returned strings change, not the spans.
+    let ascii;
+    let text = if text.contains(['（', '）', '：']) {
+        ascii = fullwidth_to_ascii(text);
+        ascii.trim()
+    } else {
+        text.trim()
+    };
     // log4j2 extended info at the end: ` ~[jar:version]` or ` [jar:version]`.
     let (code, jar) = match text.rfind(" ~[").or_else(|| text.rfind(" [")) {
         Some(i) if text.ends_with(']') && text[..i].ends_with(')') => {
@@ -1439,7 +1447,7 @@ impl<'a> DocParser<'a> {
             }
         }
         let span = self.span(line.body, end);
-        if !text.contains('(') {
+        if !text.contains(['(', '（']) {
             self.out.problems.push(Problem {
                 span,
                 message: "frame without a location (no \"(\")".into(),
@@ -1518,10 +1526,22 @@ impl<'a> DocParser<'a> {
 }
 
 fn frame_complete(text: &str) -> bool {
-    match text.find('(') {
-        Some(open) => text[open..].contains(')'),
+    match text.find(['(', '（']) {
+        Some(open) => text[open..].contains([')', '）']),
         None => false,
     }
+}
+
+/// `（`, `）` and `：` (full width, as a Chinese input method writes them) as `(`, `)` and `:`.
+fn fullwidth_to_ascii(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '（' => '(',
+            '）' => ')',
+            '：' => ':',
+            c => c,
+        })
+        .collect()
 }
 
 /// `org.apache.flink.util.SerializedThrowable`: Flink's carrier for exceptions whose classes may
