@@ -11,6 +11,7 @@ fn cli() -> Command {
 fn with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
     let mut child = cli()
         .args(args)
+        .env_remove("TRACE_DOCTOR_BASE")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -112,8 +113,43 @@ fn rules_lists_the_catalogue_as_json() {
 }
 
 fn link_make(args: &[&str], input: &str) -> std::process::Output {
-    let args: Vec<&str> = ["link", "make", "-"].iter().chain(args).copied().collect();
+    let base: &[&str] = if args.contains(&"--base") {
+        &[]
+    } else {
+        &["--base", "https://example.org/trace-doctor/"]
+    };
+    let args: Vec<&str> = ["link", "make", "-"]
+        .iter()
+        .chain(base)
+        .chain(args)
+        .copied()
+        .collect();
     with_stdin(&args, input.as_bytes())
+}
+
+#[test]
+fn link_make_needs_a_base_and_warns_about_one_only_this_machine_opens() {
+    let text = std::fs::read_to_string(case("seed.txt")).unwrap();
+    let out = with_stdin(&["link", "make", "-"], text.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--base"));
+    assert!(out.stdout.is_empty());
+    for local in [
+        "http://127.0.0.1:8080/",
+        "http://localhost:8080/",
+        "http://192.168.1.20/td/",
+        "file:///home/me/dist/index.html",
+    ] {
+        let out = link_make(&["--base", local], &text);
+        assert!(out.status.success(), "{local}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("others cannot open the link"),
+            "{local}: {err}"
+        );
+    }
+    let out = link_make(&["--base", "https://flink.example.org/td/"], &text);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("others cannot open"));
 }
 
 #[test]

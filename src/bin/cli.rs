@@ -91,9 +91,12 @@ enum LinkAction {
     Make {
         /// File to read; `-` or nothing reads standard input.
         file: Option<std::path::PathBuf>,
-        /// The address of the page the link opens (your copy of Trace Doctor).
-        #[arg(long, default_value = DEFAULT_BASE)]
-        base: String,
+        /// The public address of the page the link opens (your copy of Trace Doctor, where its
+        /// readers can reach it); else the `TRACE_DOCTOR_BASE` environment variable. Required:
+        /// a link to this machine opens for no one else. `--base ""` prints only the `#/s/…`
+        /// fragment.
+        #[arg(long)]
+        base: Option<String>,
         /// Keep only what matters of the diagnosed trace (for links past 2,000 characters,
         /// which some mail clients break); stderr says what was left out.
         #[arg(long)]
@@ -119,8 +122,35 @@ enum LinkAction {
     },
 }
 
-/// Where `scripts/serve.sh` serves the page.
-const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
+/// The environment variable that gives `link make` its base when `--base` is not given.
+const BASE_VAR: &str = "TRACE_DOCTOR_BASE";
+
+/// True when a link on `base` opens only on this machine or network: `file:`, loopback and
+/// private addresses, `localhost`.
+fn local_only(base: &str) -> bool {
+    let lower = base.to_ascii_lowercase();
+    if lower.starts_with("file:") {
+        return true;
+    }
+    let host = lower
+        .split_once("://")
+        .map_or("", |(_, rest)| rest)
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    if host == "localhost" || host.ends_with(".localhost") || host == "::1" {
+        return true;
+    }
+    match host.parse::<std::net::Ipv4Addr>() {
+        Ok(ip) => ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified(),
+        Err(_) => false,
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
@@ -319,7 +349,22 @@ fn main() -> ExitCode {
                     trace,
                     no_redact,
                 },
-        } => link_make(file.as_deref(), &base, short, finding, trace, no_redact),
+        } => {
+            let Some(base) = base.or_else(|| std::env::var(BASE_VAR).ok()) else {
+                eprintln!(
+                    "trace-doctor: a link needs the public address of your Trace Doctor page: \
+                     --base https://…/ or {BASE_VAR} (--base \"\" prints only the #/s/… part)"
+                );
+                return ExitCode::from(2);
+            };
+            if local_only(&base) {
+                eprintln!(
+                    "trace-doctor: warning: {base} opens only on this machine or network; \
+                     others cannot open the link"
+                );
+            }
+            link_make(file.as_deref(), &base, short, finding, trace, no_redact)
+        }
         Command::Link {
             action: LinkAction::Read { link, json },
         } => link_read(&link, json),
