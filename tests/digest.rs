@@ -357,3 +357,45 @@ fn a_cut_trace_is_said_to_be_cut_first() {
     let seed = report_of(trace_doctor::FLAGSHIP_EXAMPLE);
     assert!(!digest::plain_text(&seed, None).contains("stops before the root cause"));
 }
+
+/// The short reply (issue 14): the flagship's plain text in at most 25 lines; on every input,
+/// every line within 72 columns except a line that holds a link; Markdown fences balanced;
+/// JIRA's wiki markup, not Markdown.
+#[test]
+fn the_short_reply_fits_a_mail() {
+    let seed = report_of(trace_doctor::FLAGSHIP_EXAMPLE);
+    let told = digest::digest(&seed, Some(LINK));
+    let plain = digest::short_plain_text_of(&told);
+    assert!(plain.lines().count() <= 25, "{plain}");
+    assert!(
+        plain.starts_with("Diagnosis: The async I/O operator"),
+        "{plain}"
+    );
+    assert!(plain.contains("(please confirm)"), "{plain}");
+    assert!(plain.contains("ConcurrentModificationException"), "{plain}");
+    assert!(
+        plain.lines().any(|l| l.ends_with('?')),
+        "a question: {plain}"
+    );
+    assert!(plain.lines().any(|l| l.contains(LINK)), "{plain}");
+    for (name, input) in inputs() {
+        let told = digest::digest(&report_of(&input), Some(LINK));
+        let plain = digest::short_plain_text_of(&told);
+        for line in plain.lines() {
+            assert!(
+                line.chars().count() <= WIDTH || line.contains("://"),
+                "{name}: a line wider than {WIDTH}: {line:?}\n{plain}"
+            );
+        }
+        let quoted = plain.lines().filter(|l| l.starts_with("    ")).count();
+        assert!(quoted <= digest::MAX_SHORT_QUOTED, "{name}: {plain}");
+        let md = digest::short_markdown_of(&told);
+        assert_eq!(md.matches("```").count() % 2, 0, "{name}: {md}");
+        let jira = digest::short_jira_of(&told);
+        assert!(
+            !jira.contains("```") && !jira.contains("**"),
+            "{name}: {jira}"
+        );
+        assert_eq!(jira.matches("{noformat}").count() % 2, 0, "{name}: {jira}");
+    }
+}

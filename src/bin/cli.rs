@@ -1,9 +1,10 @@
 //! `trace-doctor`: the command-line face of the same core the page uses.
 //!
-//! `trace-doctor diagnose [FILE|-] [--format text|json|markdown|digest|digest-markdown]
-//! [--link URL]` reads a trace (from a file, or standard input when FILE is `-` or absent) and
-//! prints the diagnosis; `digest` is the reply for a mailing list (plain text wrapped at 72
-//! columns), `digest-markdown` the same for GitHub. Exit codes: 0 when at least one trace was
+//! `trace-doctor diagnose [FILE|-] [--format text|json|markdown|digest|digest-markdown|reply|
+//! reply-markdown|reply-jira] [--link URL]` reads a trace (from a file, or standard input when
+//! FILE is `-` or absent) and prints the diagnosis; `reply` is the short reply for a mailing
+//! list (10–25 lines within 72 columns), `reply-markdown` / `reply-jira` the same for GitHub and
+//! Apache's JIRA; `digest` / `digest-markdown` are the long replies. Exit codes: 0 when at least one trace was
 //! read, 1 when none was found, 2 when the input could not be read.
 //!
 //! `trace-doctor link make [FILE|-] [--base URL] [--short] [--no-redact]` prints a share link to
@@ -164,6 +165,12 @@ enum Format {
     Digest,
     /// A reply for GitHub (GitHub-flavoured Markdown).
     DigestMarkdown,
+    /// The short reply for a mailing list (10–25 lines, plain text within 72 columns).
+    Reply,
+    /// The short reply for GitHub (Markdown).
+    ReplyMarkdown,
+    /// The short reply for Apache's JIRA (its wiki markup).
+    ReplyJira,
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<String, String> {
@@ -392,6 +399,17 @@ fn main() -> ExitCode {
                 Format::DigestMarkdown => {
                     print!("{}", digest::markdown(&report, link.as_deref()))
                 }
+                Format::Reply | Format::ReplyMarkdown | Format::ReplyJira => {
+                    let told = digest::digest(&report, link.as_deref());
+                    print!(
+                        "{}",
+                        match format {
+                            Format::Reply => digest::short_plain_text_of(&told),
+                            Format::ReplyMarkdown => digest::short_markdown_of(&told),
+                            _ => digest::short_jira_of(&told),
+                        }
+                    )
+                }
             }
             if report.traces.is_empty() {
                 eprintln!("trace-doctor: no stack trace found in the input (expected lines such as \"at pkg.Class.method(File.java:12)\")");
@@ -486,7 +504,7 @@ fn main() -> ExitCode {
                         }
                     }
                 }
-                Format::Text | Format::Markdown | Format::Digest | Format::DigestMarkdown => {
+                _ => {
                     for r in rules {
                         println!("{:<28} {:<20} {}", r.def.id, r.def.category, r.def.title);
                     }

@@ -18,9 +18,11 @@
 
 mod markdown;
 mod plain;
+mod short;
 
 pub use markdown::markdown_of;
 pub use plain::plain_text_of;
+pub use short::{short_jira_of, short_markdown_of, short_plain_text_of, MAX_SHORT_QUOTED};
 
 use crate::frames::FrameGroup;
 use crate::report::{ContextReport, ExceptionReport, Report, TraceReport};
@@ -315,6 +317,12 @@ pub struct FindingDigest {
     pub references: Vec<Reference>,
     /// Further rules that matched the same trace: `(id, title)`, most specific first.
     pub also: Vec<(String, String)>,
+    /// When the rule may fire wrongly (the rule's `false_alarms`).
+    #[serde(default)]
+    pub false_alarm: Option<Text>,
+    /// The question that confirms the diagnosis (the rule's `confirm`).
+    #[serde(default)]
+    pub confirm: Option<String>,
 }
 
 /// Selects what to tell from `report`; `link` is the share link (or none). See the module
@@ -474,6 +482,8 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
                     .skip(1)
                     .map(|g| (g.rule.clone(), g.title.clone()))
                     .collect(),
+                false_alarm: e.and_then(|e| e.false_alarms.as_ref()).map(Text::from),
+                confirm: rule.and_then(|r| r.def.confirm.clone()),
             }
         }),
         search_terms: t.search_terms.clone(),

@@ -52,6 +52,11 @@ pub struct RuleDef {
     /// Variants are tried in order; the first that matches is reported in the evidence.
     #[serde(default)]
     pub variants: Vec<Variant>,
+    /// The question a reply asks to confirm the diagnosis, answerable by the person who
+    /// posted the trace ("Does your AsyncFunction's callback change the input record?"). The
+    /// short reply falls back to a general question when absent.
+    #[serde(default)]
+    pub confirm: Option<String>,
     /// The explanation shown under the title.
     pub explanation: Explanation,
     /// Docs pages and JIRA issues the facts come from.

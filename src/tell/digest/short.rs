@@ -1,0 +1,523 @@
+//! The short reply: what a committer writes on the mailing list, in 10–25 lines. The diagnosis
+//! in a sentence, at most [`MAX_SHORT_QUOTED`] quoted lines shortened to fit [`WIDTH`] columns,
+//! the best fix, one docs link, the Flink version marked as read from the trace, a
+//! question that confirms the diagnosis, when it may be wrong, and the link alone on its line.
+//! Three renderings of one [`ShortReply`]: plain text (mail), Markdown (GitHub) and JIRA wiki
+//! markup (Apache's JIRA renders its own markup, not Markdown).
+//!
+//! Only the first told trace is told (a text with several says how many more there are); the
+//! long reply ([`super::plain_text_of`], [`super::markdown_of`]) tells everything.
+
+use super::{Digest, QuoteKind, TraceDigest, WIDTH};
+
+/// The most quoted trace lines in a short reply.
+pub const MAX_SHORT_QUOTED: usize = 5;
+
+/// Indentation of quoted lines in the plain-text reply; a quoted line fits `WIDTH` with it.
+const QUOTE_INDENT: &str = "    ";
+
+/// What a short reply says, before rendering. Prose is Markdown (code spans, bold) and is
+/// converted per rendering.
+struct ShortReply {
+    /// The text stops before the root cause (said first).
+    cut: Option<String>,
+    /// `Diagnosis: …` or the no-rule sentence.
+    lead: String,
+    /// One or two sentences of the summary, or of the no-rule answer.
+    gist: Option<String>,
+    /// Quoted lines, each within `WIDTH - QUOTE_INDENT` chars.
+    quote: Vec<String>,
+    /// The best fix, a sentence or two.
+    fixes: Vec<String>,
+    /// One docs page or issue: (title, url).
+    docs: Option<(String, String)>,
+    /// `Flink version 1.13.0 – 1.13.2, as read from the trace (please confirm).`
+    version: Option<String>,
+    /// The question that confirms the diagnosis, or asks for what would settle it.
+    question: String,
+    /// When the diagnosis may be wrong.
+    wrong_if: Option<String>,
+    /// Other traces and threads not told.
+    others: Option<String>,
+    /// The link to the full diagnosis.
+    link: Option<String>,
+}
+
+fn build(d: &Digest) -> ShortReply {
+    let Some(t) = d.traces.first() else {
+        return ShortReply {
+            cut: None,
+            lead: d
+                .opening()
+                .unwrap_or_else(|| "No stack trace found in the text.".to_owned()),
+            gist: None,
+            quote: Vec::new(),
+            fixes: Vec::new(),
+            docs: None,
+            version: None,
+            question: "Could you send the whole stack trace, from the JobManager or TaskManager \
+                       log, and your Flink version?"
+                .to_owned(),
+            wrong_if: None,
+            others: None,
+            link: d.link.clone(),
+        };
+    };
+    let untold = d.traces.len() - 1 + d.other_traces;
+    let others = (untold > 0).then(|| {
+        format!(
+            "The text holds {} more; the full diagnosis tells {}.",
+            crate::wording::plural(untold, "trace", "traces"),
+            if untold == 1 { "it" } else { "them" }
+        )
+    });
+    let version = t
+        .flink_version
+        .as_ref()
+        .map(|v| format!("Flink version {v}, as read from the trace (please confirm)."));
+    let cut = t.cut.as_ref().map(|(c, _)| c.clone());
+    match &t.finding {
+        Some(f) => ShortReply {
+            cut,
+            lead: format!("Diagnosis: {}.", f.title.trim_end_matches('.')),
+            gist: Some(first_sentences(&f.summary.md, 80)),
+            quote: quote(t),
+            fixes: f
+                .fixes
+                .iter()
+                .take(1)
+                .map(|x| first_sentences(&x.md, 60))
+                .collect(),
+            docs: f
+                .references
+                .first()
+                .map(|r| (r.title.clone(), r.url.clone())),
+            version,
+            question: f.confirm.clone().unwrap_or_else(|| {
+                "Does this match what your job does? If not, please send the whole log and \
+                 your Flink version."
+                    .to_owned()
+            }),
+            wrong_if: f
+                .false_alarm
+                .as_ref()
+                .map(|x| first_sentences(&x.md, 60))
+                .filter(|s| !s.is_empty()),
+            others,
+            link: d.link.clone(),
+        },
+        None => ShortReply {
+            lead: "No known diagnosis: no rule of Trace Doctor matches this trace.".to_owned(),
+            gist: t
+                .answer
+                .first()
+                .map(|s| first_sentences(s, 80))
+                .or_else(|| Some(format!("Root cause: `{}`.", t.root_cause))),
+            quote: quote(t),
+            fixes: Vec::new(),
+            docs: None,
+            question: if cut.is_some() {
+                "Could you send the rest of the trace, and your Flink and connector versions?"
+                    .to_owned()
+            } else {
+                "Could you send the whole JobManager and TaskManager logs around the failure, \
+                 and your Flink and connector versions?"
+                    .to_owned()
+            },
+            cut,
+            wrong_if: None,
+            version,
+            others,
+            link: d.link.clone(),
+        },
+    }
+}
+
+/// The quoted lines: those the diagnosis points at, each under the nearest exception header
+/// above it; at most [`MAX_SHORT_QUOTED`], each shortened to fit.
+fn quote(t: &TraceDigest) -> Vec<String> {
+    let lines = &t.quote;
+    let mut keep = vec![false; lines.len()];
+    for (k, l) in lines.iter().enumerate() {
+        if l.mark.is_some() {
+            keep[k] = true;
+        }
+    }
+    if !keep.iter().any(|&k| k) {
+        // Nothing marked: the root cause's header and its first frame.
+        if let Some(h) = lines.iter().rposition(|l| l.kind == QuoteKind::Header) {
+            keep[h] = true;
+            if lines.get(h + 1).is_some_and(|l| l.kind == QuoteKind::Frame) {
+                keep[h + 1] = true;
+            }
+        }
+    }
+    // Each kept frame's header.
+    for k in 0..lines.len() {
+        if keep[k] && lines[k].kind == QuoteKind::Frame {
+            if let Some(h) = lines[..k].iter().rposition(|l| l.kind == QuoteKind::Header) {
+                keep[h] = true;
+            }
+        }
+    }
+    let mut chosen: Vec<usize> = (0..lines.len()).filter(|&k| keep[k]).collect();
+    // Over the budget: frames under the wrappers go first (where the root cause was thrown
+    // matters most), then the root cause's own frames from the outermost; a wrapper's header
+    // left without frames goes too, except the top-level one (it names the checkpoint or task).
+    let root = lines
+        .iter()
+        .rposition(|l| l.kind == QuoteKind::Header)
+        .unwrap_or(0);
+    while chosen.len() > MAX_SHORT_QUOTED {
+        let frame = |k: usize| lines[k].kind == QuoteKind::Frame;
+        let drop = chosen
+            .iter()
+            .rposition(|&k| frame(k) && k < root)
+            .or_else(|| {
+                chosen.iter().enumerate().rev().find_map(|(p, &k)| {
+                    let bare = !frame(k)
+                        && k != root
+                        && p > 0
+                        && !chosen.get(p + 1).is_some_and(|&n| frame(n));
+                    bare.then_some(p)
+                })
+            })
+            .or_else(|| chosen.iter().rposition(|&k| frame(k)));
+        match drop {
+            Some(p) => {
+                chosen.remove(p);
+            }
+            None => break,
+        }
+    }
+    let width = WIDTH - QUOTE_INDENT.len();
+    chosen
+        .into_iter()
+        .map(|k| {
+            let l = &lines[k];
+            match l.kind {
+                QuoteKind::Frame => format!("  {}", fit_frame(&l.text, width - 2)),
+                _ => clip(&l.text, width),
+            }
+        })
+        .collect()
+}
+
+/// `at org.apache.flink.streaming.runtime.tasks.StreamTask.invoke(StreamTask.java:623)` within
+/// `width` chars: package segments abbreviated to their first letter
+/// (`at o.a.f.s.r.t.StreamTask.invoke(StreamTask.java:623)`), then the file name left out
+/// (`(…:623)`), then cut with `…`.
+fn fit_frame(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let (at, call) = text.split_at(if text.starts_with("at ") { 3 } else { 0 });
+    let (name, rest) = call.split_at(call.find('(').unwrap_or(call.len()));
+    let segments: Vec<&str> = name.split('.').collect();
+    let class_at = segments
+        .iter()
+        .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+        .unwrap_or(segments.len().saturating_sub(2));
+    let short_name: Vec<String> = segments
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            if k < class_at {
+                s.chars().next().map(String::from).unwrap_or_default()
+            } else {
+                (*s).to_owned()
+            }
+        })
+        .collect();
+    let mut out = format!("{at}{}{rest}", short_name.join("."));
+    if out.chars().count() > width {
+        if let Some((_, line)) = rest.rsplit_once(':') {
+            out = format!("{at}{}(…:{line}", short_name.join("."));
+        }
+    }
+    clip(&out, width)
+}
+
+/// `s` cut to `width` chars, ending with `…` when cut.
+fn clip(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// The first sentences of Markdown prose `md`, at least `min` chars of them when there are:
+/// a sentence ends at `. ` (or the end of a line) outside code spans. The first paragraph
+/// only.
+fn first_sentences(md: &str, min: usize) -> String {
+    let para = md.split("\n\n").next().unwrap_or("").replace('\n', " ");
+    let mut in_code = false;
+    let chars: Vec<(usize, char)> = para.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        match c {
+            '`' => in_code = !in_code,
+            '.' | '?' | '!' if !in_code && at >= min => {
+                let next = chars.get(i + 1).map(|&(_, c)| c);
+                let closing = matches!(next, Some('*'));
+                let end = if closing {
+                    // `**Bold sentence.**`: keep the closing marks.
+                    chars[i + 1..]
+                        .iter()
+                        .find(|&&(_, c)| c != '*')
+                        .map_or(para.len(), |&(a, _)| a)
+                } else {
+                    at + c.len_utf8()
+                };
+                let after = para[end..].chars().next();
+                if after.is_none_or(char::is_whitespace) {
+                    return para[..end].trim().to_owned();
+                }
+            }
+            _ => {}
+        }
+    }
+    para.trim().to_owned()
+}
+
+/// Markdown prose as plain text: no `**`, code spans without backticks.
+fn plain(md: &str) -> String {
+    md.replace("**", "").replace('`', "")
+}
+
+/// Markdown prose in JIRA wiki markup: `**b**` → `*b*`, `` `c` `` → `{{c}}`.
+fn jira(md: &str) -> String {
+    let bold = md.replace("**", "\u{0}");
+    let mut out = String::new();
+    let mut in_code = false;
+    for c in bold.chars() {
+        match c {
+            '`' => {
+                out.push_str(if in_code { "}}" } else { "{{" });
+                in_code = !in_code;
+            }
+            '\u{0}' => out.push('*'),
+            c => out.push(c),
+        }
+    }
+    if in_code {
+        out.push_str("}}");
+    }
+    out
+}
+
+/// Appends `text` wrapped at [`WIDTH`], the first line after `first`, the others after `rest`.
+/// A word longer than the width (a long code span) is broken: the short reply keeps to the
+/// width; links are not filled, they have lines of their own.
+fn fill(out: &mut String, text: &str, first: &str, rest: &str) {
+    let options = textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .break_words(true)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    for line in textwrap::wrap(text, &options) {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// The short reply as plain text for a mail: prose wrapped at [`WIDTH`] columns, quoted lines
+/// within it, the link alone on its line (the only line that may be longer).
+pub fn short_plain_text_of(d: &Digest) -> String {
+    let r = build(d);
+    let mut out = String::new();
+    if let Some(cut) = &r.cut {
+        fill(&mut out, &plain(cut), "", "");
+        out.push('\n');
+    }
+    fill(&mut out, &r.lead, "", "");
+    if let Some(g) = &r.gist {
+        fill(&mut out, &plain(g), "", "");
+    }
+    if !r.quote.is_empty() {
+        out.push('\n');
+        for l in &r.quote {
+            out.push_str(QUOTE_INDENT);
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out.push('\n');
+    for (k, f) in r.fixes.iter().enumerate() {
+        let label = if k == 0 { "Fix: " } else { "Also: " };
+        fill(&mut out, &format!("{label}{}", plain(f)), "", "");
+    }
+    if let Some((_, url)) = &r.docs {
+        // A link line: never wrapped, the URL whole after its label.
+        out.push_str(&format!("Docs: {url}\n"));
+    }
+    if let Some(v) = &r.version {
+        fill(&mut out, v, "", "");
+    }
+    fill(&mut out, &plain(&r.question), "", "");
+    if let Some(w) = &r.wrong_if {
+        fill(&mut out, &format!("It may not apply: {}", plain(w)), "", "");
+    }
+    if let Some(o) = &r.others {
+        fill(&mut out, o, "", "");
+    }
+    if let Some(link) = &r.link {
+        out.push_str(&format!("\nFull diagnosis: {}\n", link.trim()));
+    }
+    out
+}
+
+/// The short reply as Markdown (GitHub): the quoted lines in a fenced block, the link last.
+pub fn short_markdown_of(d: &Digest) -> String {
+    let r = build(d);
+    let mut out = String::new();
+    if let Some(cut) = &r.cut {
+        out.push_str(cut);
+        out.push_str("\n\n");
+    }
+    out.push_str(&format!("**{}**", r.lead));
+    if let Some(g) = &r.gist {
+        out.push(' ');
+        out.push_str(g);
+    }
+    out.push('\n');
+    if !r.quote.is_empty() {
+        let fence = if r.quote.iter().any(|l| l.contains("```")) {
+            "~~~~"
+        } else {
+            "```"
+        };
+        out.push_str(&format!("\n{fence}text\n"));
+        for l in &r.quote {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out.push_str(fence);
+        out.push('\n');
+    }
+    out.push('\n');
+    for (k, f) in r.fixes.iter().enumerate() {
+        out.push_str(if k == 0 { "**Fix:** " } else { "**Also:** " });
+        out.push_str(f);
+        out.push_str("\n\n");
+    }
+    if let Some((title, url)) = &r.docs {
+        out.push_str(&format!("**Docs:** [{title}]({url})\n\n"));
+    }
+    if let Some(v) = &r.version {
+        out.push_str(v);
+        out.push(' ');
+    }
+    out.push_str(&r.question);
+    out.push('\n');
+    if let Some(w) = &r.wrong_if {
+        out.push_str(&format!("\n*It may not apply:* {w}\n"));
+    }
+    if let Some(o) = &r.others {
+        out.push_str(&format!("\n{o}\n"));
+    }
+    if let Some(link) = &r.link {
+        out.push_str(&format!(
+            "\n[Full diagnosis (Trace Doctor)]({})\n",
+            link.trim()
+        ));
+    }
+    out
+}
+
+/// The short reply in JIRA wiki markup (Apache's JIRA): `*bold*`, `{{code}}`, `{noformat}`
+/// for the quoted lines, `[title|url]` links.
+pub fn short_jira_of(d: &Digest) -> String {
+    let r = build(d);
+    let mut out = String::new();
+    if let Some(cut) = &r.cut {
+        out.push_str(&jira(cut));
+        out.push_str("\n\n");
+    }
+    out.push_str(&format!("*{}*", r.lead));
+    if let Some(g) = &r.gist {
+        out.push(' ');
+        out.push_str(&jira(g));
+    }
+    out.push('\n');
+    if !r.quote.is_empty() {
+        out.push_str("\n{noformat}\n");
+        for l in &r.quote {
+            out.push_str(&l.replace("{noformat}", "{ noformat}"));
+            out.push('\n');
+        }
+        out.push_str("{noformat}\n");
+    }
+    out.push('\n');
+    for (k, f) in r.fixes.iter().enumerate() {
+        out.push_str(if k == 0 { "*Fix:* " } else { "*Also:* " });
+        out.push_str(&jira(f));
+        out.push_str("\n\n");
+    }
+    if let Some((title, url)) = &r.docs {
+        out.push_str(&format!(
+            "*Docs:* [{}|{url}]\n\n",
+            title.replace(['[', ']', '|'], " ")
+        ));
+    }
+    if let Some(v) = &r.version {
+        out.push_str(v);
+        out.push(' ');
+    }
+    out.push_str(&jira(&r.question));
+    out.push('\n');
+    if let Some(w) = &r.wrong_if {
+        out.push_str(&format!("\n_It may not apply:_ {}\n", jira(w)));
+    }
+    if let Some(o) = &r.others {
+        out.push_str(&format!("\n{o}\n"));
+    }
+    if let Some(link) = &r.link {
+        out.push_str(&format!(
+            "\n[Full diagnosis (Trace Doctor)|{}]\n",
+            link.trim()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_abbreviated_to_fit() {
+        let f = "at org.apache.flink.streaming.api.operators.async.AsyncWaitOperator.snapshotState(AsyncWaitOperator.java:283)";
+        let s = fit_frame(f, 66);
+        assert!(s.chars().count() <= 66, "{s}");
+        assert!(
+            s.starts_with("at o.a.f.s.a.o.a.AsyncWaitOperator.snapshotState("),
+            "{s}"
+        );
+        assert!(s.ends_with(":283)"), "{s}");
+        assert_eq!(fit_frame("at a.B.c(B.java:1)", 66), "at a.B.c(B.java:1)");
+    }
+
+    #[test]
+    fn first_sentences_stop_outside_code_and_keep_bold() {
+        let md = "**Never mutate the input record off the task thread.** Complete the `ResultFuture` with a **new** object. Or copy it.";
+        assert_eq!(
+            first_sentences(md, 10),
+            "**Never mutate the input record off the task thread.**"
+        );
+        assert_eq!(
+            first_sentences(md, 60),
+            "**Never mutate the input record off the task thread.** Complete the `ResultFuture` with a **new** object."
+        );
+        assert_eq!(
+            first_sentences("Use `a.b.C.d()`. Then x.", 1),
+            "Use `a.b.C.d()`."
+        );
+    }
+
+    #[test]
+    fn jira_markup_has_its_own_bold_and_code() {
+        assert_eq!(jira("**Stop** the `job` now"), "*Stop* the {{job}} now");
+    }
+}
