@@ -86,6 +86,11 @@ ASTNI = 'org.apache.flink.streaming.runtime.io.AbstractStreamTaskNetworkInput'
 STNI = 'org.apache.flink.streaming.runtime.io.StreamTaskNetworkInput'
 DS = 'org.apache.flink.runtime.scheduler.DefaultScheduler'
 JM = 'org.apache.flink.runtime.jobmaster.JobMaster'
+SB = 'org.apache.flink.runtime.scheduler.SchedulerBase'
+DEGF = 'org.apache.flink.runtime.scheduler.DefaultExecutionGraphFactory'
+CC = 'org.apache.flink.runtime.checkpoint.CheckpointCoordinator'
+RPC = 'org.apache.flink.runtime.rpc.'
+SEE = 'org.apache.flink.streaming.api.environment.StreamExecutionEnvironment'
 
 # (frame class, frame method regex, bytecode callee regex, printed callee glob or None, what is
 # called). A call site of the frame's method whose callee (`owner.name`, `owner.<init>` for a
@@ -142,6 +147,44 @@ SPEC = [
     (DS, r'recordTaskFailure', r'ExecutionFailureHandler\.getFailureHandlingResult$', '*.ExecutionFailureHandler.getFailureHandlingResult', 'executionFailureHandler.getFailureHandlingResult(…)'),
     (DS, r'handleTaskFailure', r'ExecutionFailureHandler\.getFailureHandlingResult$', '*.ExecutionFailureHandler.getFailureHandlingResult', 'executionFailureHandler.getFailureHandlingResult(…)'),
     (JM, r'updateTaskExecutionState', r'SchedulerNG\.updateTaskExecutionState$', '*.updateTaskExecutionState', 'schedulerNG.updateTaskExecutionState(…)'),
+    # Added for the frames the lab's outputs print (issue 12 item 8): the JobManager's failure
+    # path (scheduler, failover, RPC actors), its restore path (JobMaster and scheduler creation,
+    # savepoint restore), the task's setup and source, and the client's execute().
+    (EFH2, r'getFailureHandlingResult', r'ExecutionFailureHandler\.handleFailureAndReport$', EFH2 + '.handleFailureAndReport', 'handleFailureAndReport(…)'),
+    (EFH2, r'handleFailureAndReport', r'ExecutionFailureHandler\.handleFailure$', EFH2 + '.handleFailure', 'handleFailure(…)'),
+    (DS, r'handleTaskFailure', r'DefaultScheduler\.recordTaskFailure$', DS + '.recordTaskFailure', 'recordTaskFailure(…)'),
+    (DS, r'onTaskFailed', r'DefaultScheduler\.handleTaskFailure$', DS + '.handleTaskFailure', 'handleTaskFailure(…)'),
+    (DS, r'maybeHandleTaskFailure', r'DefaultScheduler\.handleTaskFailure$', DS + '.handleTaskFailure', 'handleTaskFailure(…)'),
+    (DS, r'updateTaskExecutionStateInternal', r'DefaultScheduler\.maybeHandleTaskFailure$', DS + '.maybeHandleTaskFailure', 'maybeHandleTaskFailure(…)'),
+    (SB, r'onTaskExecutionStateUpdate', r'\.onTaskFailed$', '*.onTaskFailed', 'onTaskFailed(…)'),
+    (SB, r'updateTaskExecutionState', r'SchedulerBase\.onTaskExecutionStateUpdate$', SB + '.onTaskExecutionStateUpdate', 'onTaskExecutionStateUpdate(…)'),
+    (SB, r'updateTaskExecutionState', r'\.updateTaskExecutionStateInternal$', '*.updateTaskExecutionStateInternal', 'updateTaskExecutionStateInternal(…)'),
+    (RPC + 'akka.AkkaRpcActor', r'handleRpcMessage', r'AkkaRpcActor\.handleRpcInvocation$', RPC + 'akka.AkkaRpcActor.handleRpcInvocation', 'handleRpcInvocation(…)'),
+    (RPC + 'akka.AkkaRpcActor', r'handleMessage', r'\.handleRpcMessage$', '*.handleRpcMessage', 'handleRpcMessage(…)'),
+    (RPC + 'akka.FencedAkkaRpcActor', r'handleRpcMessage', r'AkkaRpcActor\.handleRpcMessage$', RPC + 'akka.AkkaRpcActor.handleRpcMessage', 'super.handleRpcMessage(…)'),
+    (RPC + 'pekko.PekkoRpcActor', r'handleRpcMessage', r'PekkoRpcActor\.handleRpcInvocation$', RPC + 'pekko.PekkoRpcActor.handleRpcInvocation', 'handleRpcInvocation(…)'),
+    (RPC + 'pekko.PekkoRpcActor', r'handleMessage', r'\.handleRpcMessage$', '*.handleRpcMessage', 'handleRpcMessage(…)'),
+    (RPC + 'pekko.FencedPekkoRpcActor', r'handleRpcMessage', r'PekkoRpcActor\.handleRpcMessage$', RPC + 'pekko.PekkoRpcActor.handleRpcMessage', 'super.handleRpcMessage(…)'),
+    ('org.apache.flink.runtime.jobmaster.factories.DefaultJobMasterServiceFactory', r'internalCreateJobMasterService', r'JobMaster\.<init>$', JM + '.<init>', 'new JobMaster(…)'),
+    (JM, r'<init>', r'JobMaster\.createScheduler$', JM + '.createScheduler', 'createScheduler(…)'),
+    (JM, r'createScheduler', r'\.createScheduler$', '*.createScheduler', 'slotPoolServiceSchedulerFactory.createScheduler(…)'),
+    (DS, r'<init>', r'SchedulerBase\.<init>$', SB + '.<init>', 'super(…) (the SchedulerBase constructor)'),
+    (SB, r'<init>', r'SchedulerBase\.createAndRestoreExecutionGraph$', SB + '.createAndRestoreExecutionGraph', 'createAndRestoreExecutionGraph(…)'),
+    (SB, r'createAndRestoreExecutionGraph', r'\.createAndRestoreExecutionGraph$', '*.createAndRestoreExecutionGraph', 'executionGraphFactory.createAndRestoreExecutionGraph(…)'),
+    (DEGF, r'createAndRestoreExecutionGraph', r'DefaultExecutionGraphFactory\.tryRestoreExecutionGraphFromSavepoint$', DEGF + '.tryRestoreExecutionGraphFromSavepoint', 'tryRestoreExecutionGraphFromSavepoint(…)'),
+    (DEGF, r'tryRestoreExecutionGraphFromSavepoint', r'CheckpointCoordinator\.restoreSavepoint$', CC + '.restoreSavepoint', 'checkpointCoordinator.restoreSavepoint(…)'),
+    (CC, r'restoreSavepoint', r'Checkpoints\.loadAndValidateCheckpoint$', 'org.apache.flink.runtime.checkpoint.Checkpoints.loadAndValidateCheckpoint', 'Checkpoints.loadAndValidateCheckpoint(…)'),
+    (CC, r'restoreSavepoint', r'\.resolveCheckpoint$', '*.resolveCheckpoint', 'checkpointStorageView.resolveCheckpoint(…)'),
+    (T, r'doRun', r'Task\.setupPartitionsAndGates$', T + '.setupPartitionsAndGates', 'setupPartitionsAndGates(…)'),
+    ('org.apache.flink.runtime.io.network.partition.ResultPartitionFactory', r'lambda\$createBufferPoolFactory\$\d+', r'\.createBufferPool$', '*.createBufferPool', 'bufferPoolFactory.createBufferPool(…)'),
+    ('org.apache.flink.streaming.api.operators.SourceOperator', r'emitNext', r'\.pollNext$', '*.pollNext', 'sourceReader.pollNext(…)'),
+    ('org.apache.flink.runtime.jobmaster.JobResult', r'toJobExecutionResult', r'JobExecutionException\.<init>$', 'new org.apache.flink.runtime.client.JobExecutionException', 'new JobExecutionException(…) (the job failed)'),
+    (SEE, r'execute', r'StreamExecutionEnvironment\.executeAsync$', SEE + '.executeAsync', 'executeAsync(…)'),
+    (SEE, r'execute', r'StreamExecutionEnvironment\.execute$', '*.execute', 'execute(streamGraph) (overridden by the local and remote environments)'),
+    (SEE, r'executeAsync', r'FlinkException\.<init>$', 'new org.apache.flink.util.FlinkException', 'new FlinkException(…) (failed to execute the job)'),
+    (SEE, r'executeAsync', r'StreamExecutionEnvironment\.getPipelineExecutor$', SEE + '.getPipelineExecutor', 'getPipelineExecutor()'),
+    (SEE, r'getPipelineExecutor', r'\.getExecutorFactory$', '*.getExecutorFactory', 'executorServiceLoader.getExecutorFactory(…)'),
+    (SEE, r'clean', r'ClosureCleaner\.clean$', 'org.apache.flink.api.java.ClosureCleaner.clean', 'ClosureCleaner.clean(…)'),
 ]
 
 # Classes read besides those of SPEC (for --exists and future entries; javap skips the classes
@@ -467,6 +510,7 @@ def toml_section(groups, notes, vers):
                 src = f'{simple}.{meth} calls {what} there (LineNumberTable of {simple}.class in flink-dist){note}'
             else:
                 src = f'{simple}.{meth} calls {what} there{note}'.replace('there; ', 'there: ')
+            assert '"' not in src, src
             e.append(f'source = "{src}"'.replace('\\', ''))
             out.append('\n'.join(e) + '\n')
     return out, n
