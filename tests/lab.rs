@@ -117,8 +117,9 @@ fn lab_outputs_get_their_rule_and_their_release_is_inside_the_inferred_range() {
     let mut failures = Vec::new();
     let mut matrix = Vec::new();
     let mut releases = std::collections::BTreeSet::new();
-    // Outputs read; the release inferred exactly; else its minor line (min and max inside it).
-    let (mut outputs, mut exact, mut minor) = (0, 0, 0);
+    // Outputs read; the release inferred exactly (named by a jar, or the only release left by
+    // the lines and hints); else its minor line (min and max inside it).
+    let (mut outputs, mut exact, mut by_jar, mut minor) = (0, 0, 0, 0);
     for run in &runs {
         releases.insert(run.release.clone());
         let provenance = std::fs::read_to_string(run.dir.join("provenance.toml")).unwrap();
@@ -167,7 +168,13 @@ fn lab_outputs_get_their_rule_and_their_release_is_inside_the_inferred_range() {
             let truth = parts(&run.release, 0);
             outputs += usize::from(!d.traces.is_empty());
             let lead = order.first().map(|&i| &d.traces[i].flink_version);
-            if lead.is_some_and(|v| v.exact.as_deref() == Some(run.release.as_str())) {
+            let release = Some(run.release.as_str());
+            if lead.is_some_and(|v| v.exact.as_deref() == release) {
+                exact += 1;
+                by_jar += 1;
+            } else if lead
+                .is_some_and(|v| v.min.as_deref() == release && v.max.as_deref() == release)
+            {
                 exact += 1;
             } else if lead.is_some_and(|v| {
                 let (lo, hi) = (v.min.as_deref(), v.max.as_deref());
@@ -207,7 +214,8 @@ fn lab_outputs_get_their_rule_and_their_release_is_inside_the_inferred_range() {
         println!("{row}");
     }
     println!(
-        "version inferred on the leading trace: exact release {exact}/{outputs}, else its minor line {minor}/{outputs}"
+        "version inferred on the leading trace: exact release {exact}/{outputs} ({by_jar} named by a jar, {} by the lines), else its minor line {minor}/{outputs}",
+        exact - by_jar
     );
     assert!(
         releases.len() >= 5,
