@@ -224,16 +224,28 @@ fn panel_view(
                 }
             </div>
             <div class="digests">
-                <p>{"A reply with the decisive lines of the trace, the diagnosis, the fixes and the link:"}</p>
+                <p>{"A short reply, as a committer writes it: the diagnosis, the decisive lines, the best fix, a question to confirm it, and the link:"}</p>
                 <div class="row">
                     <button type="button" id="copy-plain" onclick={copy(p.plain_text.clone())}>{"Copy as plain text (mail)"}</button>
                     { copied(&p.plain_text) }
-                    <button type="button" id="copy-markdown" onclick={copy(p.markdown.clone())}>{"Copy as Markdown (GitHub, JIRA)"}</button>
+                    <button type="button" id="copy-markdown" onclick={copy(p.markdown.clone())}>{"Copy as Markdown (GitHub)"}</button>
                     { copied(&p.markdown) }
+                    <button type="button" id="copy-jira" onclick={copy(p.jira.clone())}>{"Copy as JIRA markup"}</button>
+                    { copied(&p.jira) }
                 </div>
                 <details>
                     <summary>{"Show the reply"}</summary>
                     <pre id="digest-plain" class="digest" tabindex="0">{ &p.plain_text }</pre>
+                </details>
+                <details id="long-reply">
+                    <summary>{"The long reply: every trace, all fixes, what does not help"}</summary>
+                    <div class="row">
+                        <button type="button" id="copy-plain-long" onclick={copy(p.plain_text_long.clone())}>{"Copy the long reply (mail)"}</button>
+                        { copied(&p.plain_text_long) }
+                        <button type="button" id="copy-markdown-long" onclick={copy(p.markdown_long.clone())}>{"Copy the long reply as Markdown"}</button>
+                        { copied(&p.markdown_long) }
+                    </div>
+                    <pre id="digest-plain-long" class="digest" tabindex="0">{ &p.plain_text_long }</pre>
                 </details>
             </div>
         </fieldset>

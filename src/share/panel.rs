@@ -30,10 +30,16 @@ pub struct SharePanel {
     /// The link the digests end with: the full link when it is mail-safe, else the shorter one,
     /// else the catalog page, else none.
     pub digest_link: Option<String>,
-    /// The reply for mail (plain text, 72 columns).
+    /// The short reply for mail (plain text, 72 columns, at most about 25 lines).
     pub plain_text: String,
-    /// The reply for GitHub (Markdown).
+    /// The short reply for GitHub (Markdown).
     pub markdown: String,
+    /// The short reply for Apache's JIRA (its wiki markup).
+    pub jira: String,
+    /// The long reply for mail: every told trace, all fixes, what does not help.
+    pub plain_text_long: String,
+    /// The long reply for GitHub (Markdown).
+    pub markdown_long: String,
 }
 
 /// Why there is nothing to share.
@@ -118,8 +124,11 @@ pub fn build(
         redaction_count: redactions.len(),
         preview,
         summary,
-        plain_text: digest::plain_text_of(&told),
-        markdown: digest::markdown_of(&told),
+        plain_text: digest::short_plain_text_of(&told),
+        markdown: digest::short_markdown_of(&told),
+        jira: digest::short_jira_of(&told),
+        plain_text_long: digest::plain_text_of(&told),
+        markdown_long: digest::markdown_of(&told),
         digest_link,
         offer,
     })
