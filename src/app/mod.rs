@@ -530,6 +530,10 @@ fn page() -> Html {
         *latest.borrow_mut() = generation;
         use_effect_with((), move |_| {
             mark(MARK_MOUNTED);
+            // The static "starting" note of index.html has done its job.
+            if let Some(note) = gloo::utils::document().get_element_by_id("loading") {
+                note.remove();
+            }
             Timeout::new(WARM_UP_AFTER_MS, move || {
                 if *latest.borrow() == 0 {
                     let _ = crate::rules::catalogue();

@@ -51,11 +51,12 @@ pub fn build(def: &Diagram, d: &TraceDiagnosis) -> DiagramView {
     let task = d.context.task.as_ref().map_or_else(
         || "the operator".to_owned(),
         |t| {
-            if t.operators.is_empty() {
+            let name = if t.operators.is_empty() {
                 t.name.clone()
             } else {
                 t.operators.join(" → ")
-            }
+            };
+            crate::wording::cap_name(&name, crate::wording::MAX_NAME_CHARS)
         },
     );
     let collection = d

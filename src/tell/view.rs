@@ -640,7 +640,10 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         facts.push(Fact {
             key: "operators".into(),
             label: "Operator chain".into(),
-            value: task.operators.join(" → "),
+            value: crate::wording::cap_name(
+                &task.operators.join(" → "),
+                crate::wording::MAX_NAME_CHARS,
+            ),
         });
         facts.push(Fact {
             key: "subtask".into(),

@@ -34,3 +34,33 @@ mod tests {
         assert_eq!(thousands(1_048_730), "1,048,730");
     }
 }
+
+/// The most characters of a name (an operator chain, a task name) the page shows; SQL jobs
+/// print task names of tens of thousands of characters.
+pub const MAX_NAME_CHARS: usize = 300;
+
+/// `s` whole when it has at most `max` chars, else its first `max` chars followed by
+/// `… (12,345 more characters)`: a long name capped, saying how much was left out.
+pub fn cap_name(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => {
+            let rest = s[at..].chars().count();
+            format!("{}… ({} more characters)", &s[..at], thousands(rest))
+        }
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_name_is_capped_and_says_how_much_was_left_out() {
+        assert_eq!(cap_name("abc", 3), "abc");
+        assert_eq!(cap_name("abcdef", 3), "abc… (3 more characters)");
+        let long = "é".repeat(50_000);
+        let capped = cap_name(&long, MAX_NAME_CHARS);
+        assert!(capped.ends_with("… (49,700 more characters)"), "{capped}");
+    }
+}
