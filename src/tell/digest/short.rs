@@ -364,6 +364,9 @@ pub fn short_plain_text_of(d: &Digest) -> String {
     }
     if let Some(link) = &r.link {
         out.push_str(&format!("\nFull diagnosis: {}\n", link.trim()));
+        if let Some(note) = &d.link_note {
+            fill(&mut out, note, "", "");
+        }
     }
     out
 }
@@ -422,6 +425,9 @@ pub fn short_markdown_of(d: &Digest) -> String {
             "\n[Full diagnosis (Trace Doctor)]({})\n",
             link.trim()
         ));
+        if let Some(note) = &d.link_note {
+            out.push_str(&format!("{note}\n"));
+        }
     }
     out
 }
@@ -478,6 +484,9 @@ pub fn short_jira_of(d: &Digest) -> String {
             "\n[Full diagnosis (Trace Doctor)|{}]\n",
             link.trim()
         ));
+        if let Some(note) = &d.link_note {
+            out.push_str(&format!("{note}\n"));
+        }
     }
     out
 }
