@@ -48,7 +48,19 @@ pub fn trace_card(props: &Props) -> Html {
                     <p>{ if t.cut_certain { "Last exception printed (the root cause is not in the text): " } else { "Root cause: " } }<code>{ &t.root_cause }</code></p>
                     { no_rule_answer(t.answer.as_ref()) }
                     if let Some(terms) = &t.search_terms {
-                        <p class="search-terms">{"Search the mailing-list archives and JIRA for: "}<code>{ terms }</code></p>
+                        <p class="search-terms">{"Search for "}<code>{ terms }</code>{" in: "}
+                            { for t.searches.iter().enumerate().map(|(k, (label, url))| html! {
+                                <>{ if k > 0 { ", " } else { "" } }<a href={url.clone()} target="_blank" rel="noopener noreferrer">{ label }</a></>
+                            }) }
+                        </p>
+                        <details class="what-to-send">
+                            <summary>{"What settles it: send these with your question"}</summary>
+                            <ul>
+                                <li>{"Your Flink version, and the versions of the connectors and libraries in the trace."}</li>
+                                <li>{"The whole trace, down to its last \"Caused by:\", and the JobManager and TaskManager logs around the failure (the first error, not only the last)."}</li>
+                                <li>{"What the job does at the operator that failed: the function or SQL, and what changed before it started failing."}</li>
+                            </ul>
+                        </details>
                     }
                     if !t.flink && t.answer.is_none() {
                         <p>{"This trace shows no Flink code, and no general JVM rule matches it. The root cause and where it was thrown are shown first below."}</p>

@@ -155,6 +155,10 @@ pub struct TraceView {
     pub numbered: bool,
     /// When no rule explains the trace: what to search the archives and JIRA for.
     pub search_terms: Option<String>,
+    /// When no rule explains the trace: those terms as searches to click, `(label, URL)`: the
+    /// user@ and user-zh@ archives (lists.apache.org), Flink's JIRA, and the tracker of the
+    /// component that threw when it is another project's.
+    pub searches: Vec<(String, String)>,
     /// When no rule explains the trace: the no-rule answer in words (Markdown paragraphs with
     /// code spans), and the component's id.
     pub answer: Option<(String, Vec<String>)>,
@@ -735,6 +739,16 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         numbered: numbered(t, index),
         search_terms: (d.findings.is_empty() && t.thread.is_none())
             .then(|| crate::frames::search_terms(t)),
+        searches: if d.findings.is_empty() && t.thread.is_none() {
+            searches(
+                &crate::frames::search_terms(t),
+                d.answer
+                    .as_ref()
+                    .and_then(|a| a.component.tracker.as_deref()),
+            )
+        } else {
+            Vec::new()
+        },
         answer: d
             .answer
             .as_ref()
@@ -763,6 +777,71 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             }
         },
     }
+}
+
+/// Flink's JIRA project page, as the component table names it.
+const FLINK_JIRA_PROJECT: &str = "https://issues.apache.org/jira/projects/FLINK";
+
+/// `terms` (quoted phrases, `"IOException" "Could not perform checkpoint"`) as searches:
+/// lists.apache.org's archives of user@ and user-zh@ (`list?<list>:lte=<age>:<query>`), and a
+/// JIRA project or GitHub repository's issues for `tracker` (Flink's JIRA when it is none or
+/// Flink's). Empty terms give no searches.
+pub fn searches(terms: &str, tracker: Option<&str>) -> Vec<(String, String)> {
+    if terms.trim().is_empty() {
+        return Vec::new();
+    }
+    let q = percent_encode(terms);
+    let words = percent_encode(
+        &terms
+            .replace('"', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let jira = |key: &str| {
+        format!(
+            "https://issues.apache.org/jira/issues/?jql=project%20%3D%20{key}%20AND%20text%20~%20%22{words}%22"
+        )
+    };
+    let mut out = vec![
+        (
+            "the user@flink.apache.org archive".to_owned(),
+            format!("https://lists.apache.org/list?user@flink.apache.org:lte=120M:{q}"),
+        ),
+        (
+            "the user-zh@flink.apache.org archive".to_owned(),
+            format!("https://lists.apache.org/list?user-zh@flink.apache.org:lte=120M:{q}"),
+        ),
+        ("Flink's JIRA".to_owned(), jira("FLINK")),
+    ];
+    match tracker {
+        Some(t) if t != FLINK_JIRA_PROJECT => {
+            if let Some(key) = t.strip_prefix("https://issues.apache.org/jira/projects/") {
+                out.push((format!("the {key} JIRA"), jira(key)));
+            } else if let Some(repo) = t
+                .strip_prefix("https://github.com/")
+                .and_then(|r| r.strip_suffix("/issues"))
+            {
+                out.push((format!("{repo}'s GitHub issues"), format!("{t}?q={q}")));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// `s` with every byte but the URL's unreserved characters (`A-Z a-z 0-9 - . _ ~`)
+/// percent-encoded, for a query value.
+fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Threads of a thread dump by interest: blocked ones first, then Flink task threads, then
@@ -1223,6 +1302,36 @@ fn folded(frames: Vec<FrameView>) -> FrameBlock {
         label,
         frames,
         lines,
+    }
+}
+
+#[cfg(test)]
+mod search_tests {
+    use super::*;
+
+    #[test]
+    fn searches_go_to_the_archives_flinks_jira_and_the_components_tracker() {
+        let s = searches(
+            "\"IOException\" \"Could not connect\"",
+            Some("https://github.com/apache/flink-cdc/issues"),
+        );
+        let urls: Vec<&str> = s.iter().map(|(_, u)| u.as_str()).collect();
+        assert_eq!(
+            urls[0],
+            "https://lists.apache.org/list?user@flink.apache.org:lte=120M:%22IOException%22%20%22Could%20not%20connect%22"
+        );
+        assert!(urls[2].starts_with("https://issues.apache.org/jira/issues/?jql=project%20%3D%20FLINK%20AND%20text%20~%20%22IOException%20Could%20not%20connect%22"));
+        assert_eq!(
+            urls[3],
+            "https://github.com/apache/flink-cdc/issues?q=%22IOException%22%20%22Could%20not%20connect%22"
+        );
+        assert_eq!(searches("  ", None), Vec::new());
+        let kafka = searches(
+            "\"X\"",
+            Some("https://issues.apache.org/jira/projects/KAFKA"),
+        );
+        assert!(kafka[3].1.contains("project%20%3D%20KAFKA"), "{kafka:?}");
+        assert_eq!(searches("\"X\"", Some(FLINK_JIRA_PROJECT)).len(), 3);
     }
 }
 
