@@ -1211,7 +1211,7 @@ await test('single file: dist-single/trace-doctor.html works from file:// (examp
     check(fileLink.startsWith('#/s/') && !fileLink.includes('file:'), `the link from a file page: ${fileLink.slice(0, 40)}`);
     check((await single.locator('#file-link-note').count()) === 1, 'the page says why the link is only a fragment');
     // A paste over the worker threshold goes to the worker, created from a blob: URL.
-    const big = flagshipText.repeat(40) + '\n' + fs.readFileSync(path.join(RULES_DIR, 'chained-copy-cme', 'match-chaining.txt'), 'utf8');
+    const big = flagshipText.repeat(40) + '\n' + fs.readFileSync(path.join(RULES_DIR, 'chained-copy-cme', 'match-lab-1.13.6.txt'), 'utf8');
     await single.evaluate((t) => {
       const a = document.querySelector('#trace-input');
       a.value = t;
