@@ -271,3 +271,74 @@ fn traces_from_other_jvm_software_never_get_a_flink_diagnosis() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every fixture says where it comes from (issue 12: no constructed fixture). Its name is
+/// `match-`, `no-match-` or `match-fixed-version-`, then `lab-` (a lab run's output, copied
+/// from `lab/out/`) or `real-` (a trace a person posted, with its URL); and the rule's
+/// `sources.md` cites it: by its full name, or by its stem and release
+/// (`match-lab-<release>.txt (1.13.6, 2.3.0)`, `match-lab-savepoint-heap-1.13.6.txt, -1.20.3`).
+/// Each rule has at least one `match-` fixture of either kind.
+#[test]
+fn every_fixture_is_a_lab_run_or_a_real_trace_and_is_cited() {
+    let mut failures = Vec::new();
+    for rule in rules::catalogue() {
+        let id = &rule.def.id;
+        let dir = rules_dir().join(id);
+        let sources = std::fs::read_to_string(dir.join("sources.md")).unwrap_or_default();
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".txt"))
+            .collect();
+        names.sort();
+        let mut real_matches = 0;
+        for name in &names {
+            let kind = ["match-fixed-version-", "no-match-", "match-"]
+                .iter()
+                .find_map(|p| name.strip_prefix(p).map(|rest| (*p, rest)));
+            let Some((prefix, rest)) = kind else {
+                failures.push(format!("{id}/{name}: not a match-/no-match- fixture name"));
+                continue;
+            };
+            if !(rest.starts_with("lab-") || rest.starts_with("real-")) {
+                failures.push(format!(
+                    "{id}/{name}: neither lab- nor real- after {prefix}: where does it come from?"
+                ));
+                continue;
+            }
+            if prefix != "no-match-" {
+                real_matches += 1;
+            }
+            if !cited(&sources, name) {
+                failures.push(format!("{id}/{name}: not cited in sources.md"));
+            }
+        }
+        if real_matches == 0 {
+            failures.push(format!("{id}: no match fixture from a lab run or a real trace"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// True when `sources` names fixture `name`: whole, or its stem before the release
+/// (`match-lab-checkpoint-dir-`) together with that release (`1.20.3`).
+fn cited(sources: &str, name: &str) -> bool {
+    if sources.contains(name) {
+        return true;
+    }
+    let stem = name.trim_end_matches(".txt");
+    let release_at = stem
+        .rmatch_indices('-')
+        .map(|(i, _)| i + 1)
+        .find(|&i| {
+            let r = &stem[i..];
+            r.split('.').count() == 3 && r.split('.').all(|p| p.parse::<u32>().is_ok())
+        });
+    match release_at {
+        Some(i) => {
+            let (head, release) = stem.split_at(i);
+            sources.contains(head) && sources.contains(release)
+        }
+        None => false,
+    }
+}
