@@ -314,7 +314,9 @@ fn every_fixture_is_a_lab_run_or_a_real_trace_and_is_cited() {
             }
         }
         if real_matches == 0 {
-            failures.push(format!("{id}: no match fixture from a lab run or a real trace"));
+            failures.push(format!(
+                "{id}: no match fixture from a lab run or a real trace"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -327,13 +329,10 @@ fn cited(sources: &str, name: &str) -> bool {
         return true;
     }
     let stem = name.trim_end_matches(".txt");
-    let release_at = stem
-        .rmatch_indices('-')
-        .map(|(i, _)| i + 1)
-        .find(|&i| {
-            let r = &stem[i..];
-            r.split('.').count() == 3 && r.split('.').all(|p| p.parse::<u32>().is_ok())
-        });
+    let release_at = stem.rmatch_indices('-').map(|(i, _)| i + 1).find(|&i| {
+        let r = &stem[i..];
+        r.split('.').count() == 3 && r.split('.').all(|p| p.parse::<u32>().is_ok())
+    });
     match release_at {
         Some(i) => {
             let (head, release) = stem.split_at(i);

@@ -175,6 +175,10 @@ pub fn search_terms(trace: &crate::model::Trace) -> String {
             .collect();
         if words.len() >= 2 {
             terms.push(format!("\"{}\"", words.join(" ").trim_end_matches(',')));
+        } else if let Some(name) = qualified_name(m) {
+            // No phrase to search for: the message's first qualified name (the method a
+            // NoSuchMethodError names, the class a ClassNotFoundException names).
+            terms.push(format!("\"{name}\""));
         }
     }
     if let Some(k) = decisive_frame(trace) {
@@ -184,9 +188,32 @@ pub fn search_terms(trace: &crate::model::Trace) -> String {
     terms.join(" ")
 }
 
+/// The first dotted Java name in `message` (`sun.misc.Unsafe.monitorEnter` in
+/// `'void sun.misc.Unsafe.monitorEnter(java.lang.Object)'`), with at least two dots.
+fn qualified_name(message: &str) -> Option<&str> {
+    message
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '$')))
+        .map(|t| t.trim_matches('.'))
+        .find(|t| {
+            t.matches('.').count() >= 2
+                && t.starts_with(|c: char| c.is_alphabetic())
+                && !t.split('.').any(str::is_empty)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_without_a_phrase_is_searched_by_the_name_it_holds() {
+        assert_eq!(
+            qualified_name("'void sun.misc.Unsafe.monitorEnter(java.lang.Object)'"),
+            Some("sun.misc.Unsafe.monitorEnter")
+        );
+        assert_eq!(qualified_name("disk full"), None);
+        assert_eq!(qualified_name("version 1.2"), None);
+    }
 
     #[test]
     fn planner_generated_classes_are_flink_and_sql_client_frames_a_library() {
