@@ -199,6 +199,9 @@ fn panel_view(
                     <button type="button" id="copy-link" onclick={copy(o.link.clone())}>{"Copy link"}</button>
                     { copied(&o.link) }
                 </div>
+                if !o.link.starts_with('#') && crate::share::link::local_only(&o.link) {
+                    <p class="share-note warn" id="local-link-note">{"This page is served from this machine (or a private network), so the link opens only here: others cannot open it. Send the reply's text, or open the page from its public address to make a link for others."}</p>
+                }
                 if o.link.starts_with('#') {
                     <p class="share-note" id="file-link-note">{"This page was opened from a file, so the link is only the part from # on: your file's folder stays out of it. Add it to the address of a Trace Doctor page on the web, or to this file's address on a machine that has it."}</p>
                 }

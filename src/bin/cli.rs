@@ -126,33 +126,6 @@ enum LinkAction {
 /// The environment variable that gives `link make` its base when `--base` is not given.
 const BASE_VAR: &str = "TRACE_DOCTOR_BASE";
 
-/// True when a link on `base` opens only on this machine or network: `file:`, loopback and
-/// private addresses, `localhost`.
-fn local_only(base: &str) -> bool {
-    let lower = base.to_ascii_lowercase();
-    if lower.starts_with("file:") {
-        return true;
-    }
-    let host = lower
-        .split_once("://")
-        .map_or("", |(_, rest)| rest)
-        .split(['/', '?', '#'])
-        .next()
-        .unwrap_or("");
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.split(':').next().unwrap_or(""),
-    };
-    if host == "localhost" || host.ends_with(".localhost") || host == "::1" {
-        return true;
-    }
-    match host.parse::<std::net::Ipv4Addr>() {
-        Ok(ip) => ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified(),
-        Err(_) => false,
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// The whole diagnosis, for a terminal.
@@ -364,7 +337,7 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             };
-            if local_only(&base) {
+            if link::local_only(&base) {
                 eprintln!(
                     "trace-doctor: warning: {base} opens only on this machine or network; \
                      others cannot open the link"

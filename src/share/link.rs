@@ -662,9 +662,54 @@ fn partial(raw: &[u8]) -> (Option<Box<Recovered>>, bool) {
     (Some(recovered_of(state_of(h, text), total)), altered)
 }
 
+/// True when a link on `base` (a URL) opens only on this machine or network: `file:`, loopback,
+/// private and link-local IPv4 addresses, `localhost`, `[::1]`. A link made there opens for no
+/// one else (issue 14).
+pub fn local_only(base: &str) -> bool {
+    let lower = base.to_ascii_lowercase();
+    if lower.starts_with("file:") {
+        return true;
+    }
+    let host = lower
+        .split_once("://")
+        .map_or("", |(_, rest)| rest)
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or("");
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    if host == "localhost" || host.ends_with(".localhost") || host == "::1" {
+        return true;
+    }
+    match host.parse::<std::net::Ipv4Addr>() {
+        Ok(ip) => ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified(),
+        Err(_) => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_that_open_only_here_are_told_apart() {
+        for local in [
+            "http://127.0.0.1:8080/#/s/1.x",
+            "http://localhost:8080/",
+            "http://10.1.2.3/td/",
+            "http://192.168.0.5/",
+            "http://[::1]:8080/",
+            "file:///home/me/dist/index.html",
+        ] {
+            assert!(local_only(local), "{local}");
+        }
+        for public in ["https://example.org/td/#/s/1.x", "https://flink.example.com:8443/"] {
+            assert!(!local_only(public), "{public}");
+        }
+    }
 
     fn state(text: &str) -> SharedState {
         SharedState {
