@@ -706,7 +706,10 @@ mod tests {
         ] {
             assert!(local_only(local), "{local}");
         }
-        for public in ["https://example.org/td/#/s/1.x", "https://flink.example.com:8443/"] {
+        for public in [
+            "https://example.org/td/#/s/1.x",
+            "https://flink.example.com:8443/",
+        ] {
             assert!(!local_only(public), "{public}");
         }
     }

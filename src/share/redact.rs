@@ -352,7 +352,11 @@ fn protected_spans(text: &str) -> Vec<Span> {
     let mut spans = Vec::new();
     for t in &parsed.traces {
         for th in &t.throwables {
-            spans.push(th.class_span);
+            // A throwable read from a message printed without a class has no class name to
+            // keep: its span is the message, which is searched like any text.
+            if !th.class.is_empty() {
+                spans.push(th.class_span);
+            }
             spans.extend(
                 th.frames
                     .iter()
