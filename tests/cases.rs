@@ -204,11 +204,15 @@ fn the_copies_match_the_shared_cases() {
 fn the_seed_in_a_chinese_mail_reads_as_the_seed() {
     let seed = std::fs::read_to_string(cases_dir().join("seed.txt")).expect("seed");
     let zh = seed
-        .replace("\tat ", "\u{3000}\u{3000}at ")
+        .replace("    at ", "\u{3000}\u{3000}at ")
         .replace("Caused by: ", "Caused by：")
         .replace('(', "（")
         .replace(')', "）")
         .replace(".java:", ".java：");
+    assert!(
+        zh.contains("\u{3000}\u{3000}at org.apache.flink"),
+        "the substitution applies"
+    );
     let (a, b) = (diagnose(&seed), diagnose(&zh));
     assert_eq!(b.traces.len(), 1, "one trace");
     let (a, b) = (&a.traces[0], &b.traces[0]);

@@ -21,8 +21,26 @@ const MAX_MESSAGE_LINES: usize = 64;
 const MAX_LONG_MESSAGE_LINES: usize = 5_000;
 /// How many following lines a hard-wrapped frame may continue over.
 const MAX_FRAME_CONTINUATIONS: usize = 4;
-/// What counts as indentation (a no-break space too: HTML pages and some mail clients use it).
-const INDENTATION: [char; 3] = [' ', '\t', '\u{a0}'];
+/// What counts as indentation: a no-break space too (HTML pages and some mail clients use it),
+/// the ideographic space U+3000 (Chinese mail: the flagship came from user-zh@), the other
+/// Unicode spaces of U+2000–U+200A, the narrow no-break space and zero-width characters
+/// (U+200B, U+FEFF) a mail client may leave.
+const INDENTATION: [char; 17] = [
+    ' ', '\t', '\u{a0}', '\u{3000}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}',
+    '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{200b}', '\u{feff}',
+];
+
+/// The length in bytes of a frame line's `at ` (or `at` and an ideographic space), if `body`
+/// starts with one.
+fn at_prefix_len(body: &str) -> Option<usize> {
+    if body.starts_with("at ") {
+        Some(3)
+    } else if body.starts_with("at\u{3000}") {
+        Some(2 + '\u{3000}'.len_utf8())
+    } else {
+        None
+    }
+}
 /// Blank lines allowed inside a trace (some mail clients and log formats add them).
 const MAX_BLANK_RUN: usize = 2;
 
@@ -183,7 +201,7 @@ fn classify(text: &str, start: usize, end: usize) -> Line {
 fn kind_of(body: &str) -> Kind {
     if body.is_empty() {
         Kind::Blank
-    } else if body.strip_prefix("at ").is_some_and(is_frame_call) {
+    } else if at_prefix_len(body).is_some_and(|n| is_frame_call(&body[n..])) {
         Kind::Frame
     } else if body.starts_with("Caused by:") || body.starts_with("Caused by：") {
         Kind::CausedBy
@@ -1417,7 +1435,13 @@ impl<'a> DocParser<'a> {
     fn read_frame(&mut self, i: usize) -> (Frame, usize) {
         let line = self.lines[i];
         // After `at ` (nothing for a bare `at`, whose frame is on the next line).
-        let first = &self.doc.text[(line.body + 3).min(line.end)..line.end];
+        let body = &self.doc.text[line.body..line.end];
+        let skip = at_prefix_len(body).unwrap_or(3);
+        let first = self
+            .doc
+            .text
+            .get((line.body + skip).min(line.end)..line.end)
+            .unwrap_or("");
         let mut text = first.trim().to_owned();
         let mut end = line.end;
         let mut next = i + 1;
