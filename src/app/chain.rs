@@ -54,8 +54,14 @@ fn spoken(lines: LineRange, numbered: bool) -> Html {
 #[function_component(Chain)]
 pub fn chain(props: &Props) -> Html {
     let thread = props.chain.first().is_some_and(|e| e.relation == "thread");
+    let cut = props
+        .chain
+        .first()
+        .is_some_and(|e| e.relation == "last printed");
     let heading = if thread {
         "Stack"
+    } else if cut {
+        "Cause chain, last printed first (the root cause is not in the text)"
     } else {
         "Cause chain, root cause first"
     };

@@ -116,11 +116,17 @@ impl Cut {
         match &self.kind {
             CutKind::CauseNamed { class } => format!(
                 "**This text stops before the root cause.** The last exception printed, \
-                 `{simple}`, was thrown because of a `{class}` (its message names it), but the \
+                 `{simple}`, was thrown because of `{class}` (its message names it), but the \
                  `Caused by: {class}` part is not in the text. {REST}"
             ),
             CutKind::Wrapper => {
-                let message = last.and_then(|t| t.message.as_deref()).unwrap_or("");
+                // Spaces collapsed: a code span holds no line break.
+                let message = last
+                    .and_then(|t| t.message.as_deref())
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 let start: String = message.chars().take(60).collect();
                 let more = if start.len() < message.len() {
                     "…"

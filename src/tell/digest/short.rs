@@ -76,16 +76,21 @@ fn build(d: &Digest) -> ShortReply {
         .as_ref()
         .map(|v| format!("Flink version {v}, as read from the trace (please confirm)."));
     let cut = t.cut.as_ref().map(|(c, _)| c.clone());
+    // A wrapper's finding on a text cut before the cause it wraps has nothing to fix yet.
+    let wrapper_only = cut.is_some()
+        && t.finding
+            .as_ref()
+            .is_some_and(|f| crate::rules::by_id(&f.rule).is_some_and(|r| r.def.wrapper));
     match &t.finding {
         Some(f) => ShortReply {
-            cut,
+            cut: cut.clone(),
             lead: format!("Diagnosis: {}.", f.title.trim_end_matches('.')),
             gist: Some(first_sentences(&f.summary.md, 80)),
             quote: quote(t),
             fixes: f
                 .fixes
                 .iter()
-                .take(1)
+                .take(usize::from(!wrapper_only))
                 .map(|x| first_sentences(&x.md, 60))
                 .collect(),
             docs: f
@@ -93,11 +98,17 @@ fn build(d: &Digest) -> ShortReply {
                 .first()
                 .map(|r| (r.title.clone(), r.url.clone())),
             version,
-            question: f.confirm.clone().unwrap_or_else(|| {
-                "Does this match what your job does? If not, please send the whole log and \
-                 your Flink version."
+            question: if cut.is_some() {
+                "Could you send the rest of the trace, down to its last Caused by, and your \
+                 Flink version?"
                     .to_owned()
-            }),
+            } else {
+                f.confirm.clone().unwrap_or_else(|| {
+                    "Does this match what your job does? If not, please send the whole log and \
+                     your Flink version."
+                        .to_owned()
+                })
+            },
             wrong_if: f
                 .false_alarm
                 .as_ref()
@@ -271,7 +282,14 @@ fn first_sentences(md: &str, min: usize) -> String {
                     at + c.len_utf8()
                 };
                 let after = para[end..].chars().next();
-                if after.is_none_or(char::is_whitespace) {
+                // Not an abbreviation (`e.g.`, `i.e.`, `etc.` inside a sentence, `vs.`).
+                let word = para[..at]
+                    .rsplit(|c: char| c.is_whitespace() || c == '(')
+                    .next()
+                    .unwrap_or("");
+                let abbreviation = matches!(word, "e.g" | "i.e" | "vs" | "etc" | "cf" | "approx")
+                    || (word.len() == 1 && word.chars().all(|c| c.is_ascii_lowercase()));
+                if after.is_none_or(char::is_whitespace) && !abbreviation {
                     return para[..end].trim().to_owned();
                 }
             }
@@ -522,6 +540,13 @@ mod tests {
         assert_eq!(
             first_sentences("Use `a.b.C.d()`. Then x.", 1),
             "Use `a.b.C.d()`."
+        );
+        assert_eq!(
+            first_sentences(
+                "Raise the limit (in the config, e.g. 900000). Then restart.",
+                1
+            ),
+            "Raise the limit (in the config, e.g. 900000)."
         );
     }
 
