@@ -721,7 +721,6 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         .collect();
     // A text that stops before its root cause: the last throwable printed is not called the
     // root cause.
-    let mut chain = chain;
     if d.cut.as_ref().is_some_and(|c| c.certain()) {
         for e in chain.iter_mut().filter(|e| e.relation == "root cause") {
             e.relation = "last printed".to_owned();
