@@ -348,7 +348,8 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                 },
                 findings,
                 search_terms: (d.findings.is_empty() && t.thread.is_none())
-                    .then(|| crate::frames::search_terms(t)),
+                    .then(|| crate::frames::search_terms(t))
+                    .filter(|s| !s.trim().is_empty()),
                 answer: d.answer.as_ref().map(|a| AnswerReport {
                     component: a.component.id.clone(),
                     component_name: a.component.name.clone(),

@@ -745,7 +745,8 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .map(|th| (th.name.clone(), th.state.clone())),
         numbered: numbered(t, index),
         search_terms: (d.findings.is_empty() && t.thread.is_none())
-            .then(|| crate::frames::search_terms(t)),
+            .then(|| crate::frames::search_terms(t))
+            .filter(|s| !s.trim().is_empty()),
         searches: if d.findings.is_empty() && t.thread.is_none() {
             searches(
                 &crate::frames::search_terms(t),
