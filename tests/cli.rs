@@ -148,6 +148,10 @@ fn link_make_needs_a_base_and_warns_about_one_only_this_machine_opens() {
             "{local}: {err}"
         );
     }
+    for bad in ["example.org", "ftp://example.org/"] {
+        let out = link_make(&["--base", bad], &text);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
     let out = link_make(&["--base", "https://flink.example.org/td/"], &text);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("others cannot open"));
 }

@@ -337,6 +337,17 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             };
+            let lower = base.to_ascii_lowercase();
+            if !(base.is_empty()
+                || lower.starts_with("https://")
+                || lower.starts_with("http://")
+                || lower.starts_with("file:"))
+            {
+                eprintln!(
+                    "trace-doctor: --base must be the page's address, https://…/ (or \"\" for only the #/s/… part): {base}"
+                );
+                return ExitCode::from(2);
+            }
             if link::local_only(&base) {
                 eprintln!(
                     "trace-doctor: warning: {base} opens only on this machine or network; \
