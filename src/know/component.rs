@@ -242,7 +242,9 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
         "com.ververica.cdc.",
         "flink-cdc",
         "Flink CDC (Ververica, before 3.1)",
-        "https://github.com/apache/flink-cdc",
+        // The project's issues moved to Apache's JIRA (project FLINK, component Flink CDC)
+        // with 3.1; its GitHub repository's issue template sends reports there.
+        "https://issues.apache.org/jira/projects/FLINK (component Flink CDC)",
         ComponentKind::Connector,
     ),
     (
