@@ -824,8 +824,12 @@ pub fn searches(terms: &str, tracker: Option<&str>) -> Vec<(String, String)> {
     ];
     match tracker {
         Some(t) if t != FLINK_JIRA_PROJECT => {
-            if let Some(key) = t.strip_prefix("https://issues.apache.org/jira/projects/") {
-                out.push((format!("the {key} JIRA"), jira(key)));
+            if let Some(rest) = t.strip_prefix("https://issues.apache.org/jira/projects/") {
+                // `FLINK (component Flink CDC)`: the project key is the first word.
+                let key = rest.split([' ', '/']).next().unwrap_or(rest);
+                if key != "FLINK" && !key.is_empty() {
+                    out.push((format!("the {key} JIRA"), jira(key)));
+                }
             } else if let Some(repo) = t
                 .strip_prefix("https://github.com/")
                 .and_then(|r| r.strip_suffix("/issues"))
@@ -1340,6 +1344,8 @@ mod search_tests {
         );
         assert!(kafka[3].1.contains("project%20%3D%20KAFKA"), "{kafka:?}");
         assert_eq!(searches("\"X\"", Some(FLINK_JIRA_PROJECT)).len(), 3);
+        let cdc = "https://issues.apache.org/jira/projects/FLINK (component Flink CDC)";
+        assert_eq!(searches("\"X\"", Some(cdc)).len(), 3);
     }
 }
 
