@@ -325,6 +325,21 @@ pub struct FindingDigest {
     pub confirm: Option<String>,
 }
 
+/// Appends `text` wrapped at [`WIDTH`] columns (chars), the first line after `first`, the others
+/// after `rest`, each line ending in `\n`; a word longer than the width is broken only when
+/// `break_words` (the plain-text renderings of both replies use this).
+fn wrap_into(out: &mut String, text: &str, first: &str, rest: &str, break_words: bool) {
+    let options = textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .break_words(break_words)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    for line in textwrap::wrap(text, &options) {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
 /// Selects what to tell from `report`; `link` is the share link (or none). See the module
 /// documentation for which traces are told.
 pub fn digest(report: &Report, link: Option<&str>) -> Digest {

@@ -1,7 +1,7 @@
-//! The plain-text digest, for a mail reply: prose wrapped at [`WIDTH`] columns with `textwrap`,
+//! The plain-text digest, for a mail reply: prose wrapped at [`WIDTH`](super::WIDTH) columns with `textwrap`,
 //! quoted trace lines indented by four spaces and never broken (nor are URLs).
 
-use super::{context_facts, Digest, Text, TraceDigest, WIDTH};
+use super::{context_facts, Digest, Text, TraceDigest};
 use std::fmt::Write;
 
 /// Renders `d` as plain text (see [`super::plain_text`]), ending with `d.link` when set.
@@ -153,21 +153,13 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     }
 }
 
-/// Appends `text` wrapped at [`WIDTH`]: the first line starts with `first`, the others with
+/// Appends `text` wrapped at [`WIDTH`](super::WIDTH): the first line starts with `first`, the others with
 /// `rest`. Words are never broken (a URL longer than the width gets a line of its own).
 fn fill(out: &mut String, text: &str, first: &str, rest: &str) {
-    let options = textwrap::Options::new(WIDTH)
-        .initial_indent(first)
-        .subsequent_indent(rest)
-        .break_words(false)
-        .word_splitter(textwrap::WordSplitter::NoHyphenation);
-    for line in textwrap::wrap(text, &options) {
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    super::wrap_into(out, text, first, rest, false);
 }
 
-/// Appends rule prose (`Text::text`, the shape of `Prose::text`) wrapped at [`WIDTH`]: its first
+/// Appends rule prose (`Text::text`, the shape of `Prose::text`) wrapped at [`WIDTH`](super::WIDTH): its first
 /// line after `first`, the rest indented by `rest`; list items keep their markers with their
 /// continuation lines under the item's text; code lines (tab after the indentation) are kept
 /// whole, indented by four spaces.
@@ -224,7 +216,7 @@ mod tests {
         prose(&mut out, &text, "1. ", "   ");
         for line in out.lines() {
             assert!(
-                line.chars().count() <= WIDTH || line.contains("code line"),
+                line.chars().count() <= super::super::WIDTH || line.contains("code line"),
                 "{line:?}"
             );
         }

@@ -329,15 +329,7 @@ fn jira(md: &str) -> String {
 /// A word longer than the width (a long code span) is broken: the short reply keeps to the
 /// width; links are not filled, they have lines of their own.
 fn fill(out: &mut String, text: &str, first: &str, rest: &str) {
-    let options = textwrap::Options::new(WIDTH)
-        .initial_indent(first)
-        .subsequent_indent(rest)
-        .break_words(true)
-        .word_splitter(textwrap::WordSplitter::NoHyphenation);
-    for line in textwrap::wrap(text, &options) {
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    super::wrap_into(out, text, first, rest, true);
 }
 
 /// The short reply as plain text for a mail: prose wrapped at [`WIDTH`] columns, quoted lines
