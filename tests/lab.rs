@@ -19,14 +19,6 @@ fn lab_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("lab")
 }
 
-/// The string value of `key = "…"` in a flat TOML file (the lab's own files, one key a line).
-fn value(toml: &str, key: &str) -> Option<String> {
-    toml.lines().find_map(|l| {
-        let rest = l.strip_prefix(key)?.trim_start().strip_prefix('=')?.trim();
-        Some(rest.trim_matches('"').to_owned())
-    })
-}
-
 /// A scenario's `key` (`rule`, `expect`) on `release`: the value of the first `<key>_by_release`
 /// pattern that matches it (`"2.*"`: a trailing `*` matches any rest, as `fnmatch` does in
 /// `lab/tools/labtool.py` for these patterns), else `key` itself (`expect`: `match`, `no-match`,
@@ -122,9 +114,12 @@ fn lab_outputs_get_their_rule_and_their_release_is_inside_the_inferred_range() {
     let (mut outputs, mut exact, mut by_jar, mut minor) = (0, 0, 0, 0);
     for run in &runs {
         releases.insert(run.release.clone());
-        let provenance = std::fs::read_to_string(run.dir.join("provenance.toml")).unwrap();
+        let provenance: toml::Table = std::fs::read_to_string(run.dir.join("provenance.toml"))
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|e| panic!("{}/provenance.toml: {e}", run.dir.display()));
         assert_eq!(
-            value(&provenance, "release").as_deref(),
+            provenance.get("release").and_then(|v| v.as_str()),
             Some(run.release.as_str()),
             "{}: the folder names the release that ran",
             run.dir.display()
