@@ -525,6 +525,13 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
     let order = t.search_order();
     let depths = depths(t);
     let root = d.root_cause;
+    // A text that stops before its root cause: the last throwable printed is not called the
+    // root cause.
+    let root_name = if d.cut.as_ref().is_some_and(|c| c.certain()) {
+        "last printed"
+    } else {
+        "root cause"
+    };
     // Frames the trace may still show one by one (see MAX_SHOWN_FRAMES_PER_TRACE).
     let budget = std::cell::Cell::new(MAX_SHOWN_FRAMES_PER_TRACE);
     // Blocks the trace may still make (see MAX_BLOCKS_PER_TRACE).
@@ -551,7 +558,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 _ => None,
             },
             depth: depths[ti],
-            relation: relation_of(t, ti, root).to_owned(),
+            relation: relation_of(t, ti, root, root_name).to_owned(),
             class: th.class.clone(),
             logged: th
                 .logged
@@ -621,7 +628,8 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         }
         if let Some(last) = chain.last_mut() {
             if !gap.is_empty() {
-                last.skipped_after = Some(skipped_causes(t, &gap, &last.id, index, root));
+                last.skipped_after =
+                    Some(skipped_causes(t, &gap, &last.id, index, root, root_name));
                 gap.clear();
             }
         }
@@ -629,7 +637,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
     }
     if let Some(last) = chain.last_mut() {
         if !gap.is_empty() {
-            last.skipped_after = Some(skipped_causes(t, &gap, &last.id, index, root));
+            last.skipped_after = Some(skipped_causes(t, &gap, &last.id, index, root, root_name));
         }
     }
     let mut facts = Vec::new();
@@ -719,13 +727,6 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             })
         })
         .collect();
-    // A text that stops before its root cause: the last throwable printed is not called the
-    // root cause.
-    if d.cut.as_ref().is_some_and(|c| c.certain()) {
-        for e in chain.iter_mut().filter(|e| e.relation == "root cause") {
-            e.relation = "last printed".to_owned();
-        }
-    }
     TraceView {
         dom_id: format!("{prefix}t{number}"),
         number,
@@ -1027,11 +1028,18 @@ fn numbered(t: &crate::model::Trace, index: &LineIndex) -> bool {
     lines.len() * 2 > n || n == 0
 }
 
-/// How the page names throwable `ti` of `t` (`root cause`, `wrapped by`, `suppressed`).
-fn relation_of(t: &crate::model::Trace, ti: usize, root: usize) -> &'static str {
+/// How the page names throwable `ti` of `t` (`root cause`, `wrapped by`, `suppressed`); the
+/// root cause (index `root`) is named `root_name` (`last printed` when the text stops before
+/// the real one).
+fn relation_of(
+    t: &crate::model::Trace,
+    ti: usize,
+    root: usize,
+    root_name: &'static str,
+) -> &'static str {
     match t.throwables[ti].relation {
         _ if t.thread.is_some() => "thread",
-        _ if ti == root => "root cause",
+        _ if ti == root => root_name,
         Relation::SuppressedBy(_) => "suppressed",
         _ => "wrapped by",
     }
@@ -1065,6 +1073,7 @@ fn skipped_causes(
     after: &str,
     index: &LineIndex,
     root: usize,
+    root_name: &'static str,
 ) -> SkippedCauses {
     let mut first = usize::MAX;
     let mut last = 0;
@@ -1107,7 +1116,7 @@ fn skipped_causes(
             .map(|&ti| {
                 let th = &t.throwables[ti];
                 SkippedCause {
-                    relation: relation_of(t, ti, root).to_owned(),
+                    relation: relation_of(t, ti, root, root_name).to_owned(),
                     class: th.class.clone(),
                     message: th
                         .message
@@ -1314,6 +1323,20 @@ fn folded(frames: Vec<FrameView>) -> FrameBlock {
         label,
         frames,
         lines,
+    }
+}
+
+#[cfg(test)]
+mod cut_tests {
+    #[test]
+    fn the_last_throwable_of_a_cut_text_is_not_called_the_root_cause() {
+        let text = "org.apache.flink.runtime.JobException: Recovery is suppressed by NoRestartBackoffTimeStrategy\n\tat org.apache.flink.runtime.executiongraph.failover.flip1.ExecutionFailureHandler.handleFailure(ExecutionFailureHandler.java:138)\n";
+        let page = super::build(text, &crate::diagnose(text));
+        assert_eq!(page.traces[0].chain[0].relation, "last printed");
+        assert!(page.traces[0].cut_certain);
+        let whole = "java.util.ConcurrentModificationException\n\tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n";
+        let page = super::build(whole, &crate::diagnose(whole));
+        assert_eq!(page.traces[0].chain[0].relation, "root cause");
     }
 }
 
