@@ -130,6 +130,8 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
     }
     let total = parsed.traces.len();
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
+    // Computed once, for the first trace that shows nothing of Flink.
+    let mut other_software: Option<Option<&'static str>> = None;
     // Identical traces are merged: candidates are found by a hash of what `same_trace` compares.
     let mut by_signature: HashMap<u64, Vec<usize>> = HashMap::new();
     for (done, mut trace) in parsed.traces.into_iter().enumerate() {
@@ -149,14 +151,29 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         let evidence = evidence::gather(input, &trace);
         // Evidence from the lines around the trace opens the platform gate too.
         trace.flink_context |= !evidence.is_empty();
-        let mut findings = matcher::diagnose(&trace, rules);
         let flink = matcher::is_flink(&trace);
-        if let Some(e) = evidence.first() {
-            for f in &mut findings {
-                if rules::by_id(&f.rule).is_some_and(|r| r.def.platform == "flink") {
-                    f.evidence
-                        .push(format!("The trace is Flink's: {}.", e.describe()));
-                }
+        // A trace that shows nothing of Flink, in a text that shows nothing of other JVM
+        // software either (a one-line paste, a connector's frames alone): whose it is is
+        // unknown, and the Flink rules apply to it, each finding saying it assumes Flink. A
+        // mark of other software anywhere in the text keeps them off.
+        let assumed = !flink
+            && evidence::could_be_flinks(input, &trace)
+            && other_software
+                .get_or_insert_with(|| evidence::other_software_in(input))
+                .is_none();
+        trace.flink_context |= assumed;
+        let mut findings = matcher::diagnose(&trace, rules);
+        trace.flink_context = flink;
+        for f in &mut findings {
+            if !rules::by_id(&f.rule).is_some_and(|r| r.def.platform == "flink") {
+                continue;
+            }
+            if let Some(e) = evidence.first() {
+                f.evidence
+                    .push(format!("The trace is Flink's: {}.", e.describe()));
+            } else if assumed {
+                f.platform_assumed = Some(PLATFORM_ASSUMED.to_owned());
+                f.evidence.push(PLATFORM_ASSUMED.to_owned());
             }
         }
         let answer = if findings.is_empty() {
@@ -237,6 +254,12 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         deadlocks: parsed.deadlocks,
     }
 }
+
+/// What a Flink rule's finding says when nothing in the text shows whose the trace is.
+pub const PLATFORM_ASSUMED: &str =
+    "Nothing in this text shows which software printed it (no Flink \
+frame, class, log line or message, and nothing of other JVM software): this finding assumes it \
+comes from a Flink job. If it does not, the finding does not apply.";
 
 /// Lines read at most for messages printed without any exception class.
 const MAX_MESSAGE_LINES_SCANNED: usize = 5_000;
@@ -355,5 +378,63 @@ fn same_words(a: Option<&str>, b: Option<&str>) -> bool {
         (Some(a), Some(b)) => a.split_whitespace().eq(b.split_whitespace()),
         (None, None) => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The NodeManager's line as posted in apache/hudi#9339 (tests/corpus/memory).
+    const NM: &str = "Container [pid=8296,containerID=container_e07_1669378398064_0904_01_000002] is running beyond virtual memory limits. Current usage: 2.0 GB of 6 GB physical memory used; 39.9 GB of 12.6 GB virtual memory used. Killing container.\n";
+
+    fn first_finding(input: &str) -> Option<Finding> {
+        diagnose(input)
+            .traces
+            .into_iter()
+            .find_map(|t| t.findings.into_iter().next())
+    }
+
+    #[test]
+    fn a_text_that_shows_no_software_gets_the_flink_rules_saying_they_assume_flink() {
+        let f = first_finding(NM).expect("a finding");
+        assert_eq!(f.rule, "yarn-container-memory-exceeded");
+        assert_eq!(f.platform_assumed.as_deref(), Some(PLATFORM_ASSUMED));
+        assert!(f.evidence.iter().any(|e| e == PLATFORM_ASSUMED));
+    }
+
+    #[test]
+    fn a_mark_of_other_software_anywhere_keeps_the_flink_rules_off() {
+        let spark = format!("23/01/01 12:00:00 WARN YarnAllocator: spark executor lost\n\n{NM}");
+        assert!(first_finding(&spark).is_none());
+        let tomcat = format!(
+            "{NM}\n31-Mar-2017 SEVERE [main] org.apache.catalina.startup.Catalina.start x\n"
+        );
+        assert!(first_finding(&tomcat).is_none());
+    }
+
+    #[test]
+    fn a_programs_main_thread_or_unknown_frames_are_not_taken_for_flink() {
+        let consumer = "org.apache.kafka.clients.consumer.NoOffsetForPartitionException: Undefined offset with no reset policy for partitions: [t-0]\n\tat org.apache.kafka.clients.consumer.internals.SubscriptionState.resetMissingPositions(SubscriptionState.java:631)\n\tat org.apache.kafka.clients.consumer.KafkaConsumer.poll(KafkaConsumer.java:1164)\n";
+        // Library frames alone: whose it is is unknown, the Flink rule applies with its note.
+        let f = first_finding(consumer).expect("a finding");
+        assert!(f.platform_assumed.is_some());
+        // The same trace as a program's uncaught exception in `main`.
+        let main = format!("Exception in thread \"main\" {consumer}");
+        assert!(first_finding(&main).is_none());
+        // With a frame of code no table knows (another application, or a job's own).
+        let app = format!(
+            "{consumer}\tat com.example.signups.SignupConsumer.run(SignupConsumer.java:41)\n"
+        );
+        assert!(first_finding(&app).is_none());
+    }
+
+    #[test]
+    fn a_trace_that_shows_flink_has_no_assumption() {
+        let flink = format!(
+            "2023-01-01 10:00:00,000 INFO  org.apache.flink.yarn.YarnResourceManagerDriver [] - Worker container_1 is terminated. Diagnostics: {NM}"
+        );
+        let f = first_finding(&flink).expect("a finding");
+        assert_eq!(f.platform_assumed, None);
     }
 }

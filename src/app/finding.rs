@@ -29,6 +29,9 @@ pub fn finding_card(props: &Props) -> Html {
                 <p class="also">{"Also consistent with:"}</p>
             }
             <h3 class="finding-title">{ &f.title }</h3>
+            if let Some(m) = &f.platform_assumed {
+                <p class="platform-assumed" role="note">{ m }</p>
+            }
             if let Some(m) = &f.version_mismatch {
                 <p class="version-mismatch" role="note">{ m }</p>
             }

@@ -596,37 +596,37 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
             "running"
         };
         format!(
-            "No rule knows this thread's state. \"{}\" is {doing} in **{name}**{}.",
+            "\"{}\" is {doing} in **{name}**{}.",
             clip(&th.name, 80),
             at.map(|x| format!(" ({x})")).unwrap_or_default()
         )
     } else {
         match &a.basis {
             Basis::Frame => format!(
-                "No rule knows this failure. It was thrown by **{name}**{}{phase}.",
+                "It was thrown by **{name}**{}{phase}.",
                 at.map(|x| format!(" ({x})")).unwrap_or_default()
             ),
             Basis::MessageClass(class) => format!(
-                "No rule knows this failure. Its message names a class of **{name}** (`{}`){phase}{}.",
+                "Its message names a class of **{name}** (`{}`){phase}{}.",
                 clip(class, 120),
                 at.map(|x| format!("; thrown at {x}")).unwrap_or_default()
             ),
             Basis::OperatorName(task) => format!(
-                "No rule knows this failure. It happened in an operator of **{name}**, as its task's name says (`{}`){}{phase}.",
+                "It happened in an operator of **{name}**, as its task's name says (`{}`){}{phase}.",
                 clip(task, 120),
                 at.map(|x| format!("; the frame that threw is Flink's ({x})")).unwrap_or_default()
             ),
             Basis::ExceptionClass(class) => format!(
-                "No rule knows this failure. The exception is a class of **{name}** (`{}`); the text has no frames to show where it was thrown.",
+                "The exception is a class of **{name}** (`{}`); the text has no frames to show where it was thrown.",
                 clip(class, 120)
             ),
             Basis::Caller(wrapper, driver) => format!(
-                "No rule knows this failure. The database refused a call of **{name}**: its `{}` wraps the JDBC driver's `{}`, which only passes on the database's answer (read its message).",
+                "The database refused a call of **{name}**: its `{}` wraps the JDBC driver's `{}`, which only passes on the database's answer (read its message).",
                 clip(wrapper, 120),
                 clip(driver, 120)
             ),
             Basis::Logger(logger) => format!(
-                "No rule knows this failure. The text holds no exception, only {} line logged by **{name}** (`{}`): its message is the clue, and the full log around it shows the exception, if any.",
+                "The text holds no exception, only {} line logged by **{name}** (`{}`): its message is the clue, and the full log around it shows the exception, if any.",
                 trace.throwables[trace.root_cause()]
                     .logged
                     .as_ref()
@@ -637,15 +637,15 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
                 clip(logger, 120)
             ),
             Basis::Verdict(class) => format!(
-                "No rule knows this failure. Flink rejected a function or type that **{name}** gave it while the job was built (`{}`){}: the check is Flink's, the thing to fix is in that code.",
+                "Flink rejected a function or type that **{name}** gave it while the job was built (`{}`){}: the check is Flink's, the thing to fix is in that code.",
                 clip(class.rsplit('.').next().unwrap_or(class), 120),
                 at.map(|x| format!(", at {x}")).unwrap_or_default()
             ),
             Basis::Nothing if trace.throwables.iter().all(|t| t.frames.is_empty()) => {
-                "No rule knows this failure, and the text has no frames to show which code threw it.".to_owned()
+                "The text has no frames to show which code threw it.".to_owned()
             }
             Basis::Nothing => format!(
-                "No rule knows this failure, and no frame outside the JDK's shows which code threw it{phase}."
+                "No frame outside the JDK's shows which code threw it{phase}."
             ),
         }
     };

@@ -506,6 +506,80 @@ fn shows_other_platform(trace: &Trace) -> bool {
         .any(|t| other(&t.class) || t.frames.iter().any(|f| other(&f.class)))
 }
 
+/// Marks of other JVM software looked for anywhere in a text when a trace shows nothing of
+/// Flink ([`other_software_in`]): the packages of [`OTHER_PLATFORMS`], application servers and
+/// frameworks a Flink job does not run in, and Spark's name. Any of them anywhere in the text
+/// keeps the Flink rules off a trace without Flink evidence.
+const OTHER_SOFTWARE_MARKS: &[&str] = &[
+    "org.apache.catalina.",
+    "org.apache.tomcat.",
+    "org.apache.coyote.",
+    "org.springframework.",
+    "org.elasticsearch.",
+    "org.opensearch.",
+    "io.quarkus.",
+    "io.micronaut.",
+    "io.vertx.core.",
+    "org.jboss.",
+    "org.wildfly.",
+    "org.apache.ignite.",
+    "org.apache.cassandra.",
+    "org.apache.nifi.",
+    "org.apache.camel.",
+    "org.apache.hadoop.hbase.regionserver.",
+    "org.apache.zookeeper.server.",
+    "kafka.server.",
+    "kafka.log.",
+    "spark",
+    "Spark",
+    "SPARK",
+];
+
+/// The first mark of other JVM software ([`OTHER_PLATFORMS`] and [`OTHER_SOFTWARE_MARKS`])
+/// anywhere in `input`, or `None`. Used when a trace shows nothing of Flink: with no such
+/// mark either, nothing says whose the trace is, and the Flink rules still apply to it, saying
+/// so ([`crate::diagnose`]); with one, the trace is taken as that software's. Linear in the
+/// input (one substring search per mark).
+pub fn other_software_in(input: &str) -> Option<&'static str> {
+    OTHER_PLATFORMS
+        .iter()
+        .chain(OTHER_SOFTWARE_MARKS)
+        .copied()
+        .find(|m| input.contains(m))
+}
+
+/// True when `trace`, which shows nothing of Flink, could still be a Flink job's: it is not a
+/// program's uncaught exception in its `main` thread (`Exception in thread "main" …`: a Flink
+/// job's `main` runs in Flink's client, whose frames would show), and every class and frame
+/// is the JDK's or of a library or connector the component table knows
+/// ([`crate::component::of_class`]): a frame of unknown code may be another application (Pinot,
+/// Drill, a Spring service) as well as a Flink job's own. Classes written without a package
+/// are not held against it.
+pub fn could_be_flinks(input: &str, trace: &Trace) -> bool {
+    use crate::component::ComponentKind;
+    let start = trace.span.start.min(input.len());
+    let from = line_start(input, start);
+    let header = input[from..].lines().next().unwrap_or("");
+    if header.contains("Exception in thread \"main\"") {
+        return false;
+    }
+    let known = |class: &str| {
+        if class.is_empty() || !class.contains('.') {
+            return true;
+        }
+        let c = crate::component::of_class(class);
+        match c.kind {
+            ComponentKind::Jdk => true,
+            ComponentKind::Library | ComponentKind::Connector => !c.id.starts_with("other:"),
+            ComponentKind::Flink | ComponentKind::UserCode => false,
+        }
+    };
+    trace
+        .throwables
+        .iter()
+        .all(|t| known(&t.class) && t.frames.iter().all(|f| known(&f.class)))
+}
+
 /// All the evidence for `trace` in `input` (the text it was parsed from): from the trace
 /// itself first, then from the log lines around it. At most one piece of each source; empty
 /// when nothing shows Flink.
@@ -609,6 +683,24 @@ mod tests {
         assert!(!is_task_thread_name(
             "Executor task launch worker for task 0.0 (1/2)"
         ));
+    }
+
+    #[test]
+    fn other_software_anywhere_in_the_text_is_found() {
+        assert_eq!(
+            other_software_in("java.lang.OutOfMemoryError: Metaspace\n"),
+            None
+        );
+        assert_eq!(
+            other_software_in(
+                "x\n31-Mar-2017 SEVERE org.apache.catalina.loader.WebappClassLoaderBase y\n"
+            ),
+            Some("org.apache.catalina.")
+        );
+        assert_eq!(
+            other_software_in("at org.apache.spark.rdd.RDD.iterator(RDD.scala:1)"),
+            Some("org.apache.spark.")
+        );
     }
 
     #[test]

@@ -42,6 +42,12 @@ pub struct Finding {
     /// trace reveals: one sentence saying so (`Fixed in Flink 1.13 (…); this trace shows
     /// 1.13.2.`). `None` when the version fits or is unknown. Filled by `diagnose`.
     pub version_mismatch: Option<String>,
+    /// Set when the rule is Flink's and nothing in the text shows whose the trace is (no Flink
+    /// evidence, no mark of other JVM software): one sentence saying the finding assumes a
+    /// Flink job. `None` when the text shows Flink, or the rule is not Flink's. Filled by
+    /// `diagnose`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform_assumed: Option<String>,
     /// The class the rule blames, read from a message (a throwable condition's `culprit`
     /// group) or, with `culprit = "frame"`, the class of that throwable's first frame outside
     /// Flink and the JDK ([`foreign_frame`]), with the project it belongs to.
@@ -529,6 +535,7 @@ fn apply_conditions(
         specificity,
         notes,
         version_mismatch: None,
+        platform_assumed: None,
         culprit,
     })
 }

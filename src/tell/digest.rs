@@ -307,6 +307,8 @@ pub struct FindingDigest {
     pub summary: Text,
     /// Set when the rule's version bounds exclude the trace's Flink version.
     pub version_mismatch: Option<String>,
+    /// Set when nothing in the text shows it is Flink's and the finding assumes so.
+    pub platform_assumed: Option<String>,
     /// The class the finding blames and whose it is (one sentence, Markdown).
     pub culprit: Option<String>,
     /// Fixes, best first.
@@ -476,6 +478,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
                     text: f.summary.clone(),
                 }),
                 version_mismatch: f.version_mismatch.clone(),
+                platform_assumed: f.platform_assumed.clone(),
                 culprit: f.culprit.clone(),
                 fixes: e
                     .map(|e| e.fixes.iter().map(Text::from).collect())
@@ -546,7 +549,10 @@ fn header_text(e: &ExceptionReport) -> String {
         }
         m.get(..end).unwrap_or_default()
     });
+    // A quote shows what was printed: a message printed without a class is quoted alone, not
+    // under the label the report gives it.
     let line = match message {
+        Some(m) if e.class.is_empty() => format!("{prefix}{m}"),
         Some(m) => format!("{prefix}{}: {m}", crate::report::class_name(e)),
         None => format!("{prefix}{}", crate::report::class_name(e)),
     };

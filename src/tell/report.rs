@@ -178,6 +178,10 @@ pub struct FindingReport {
     /// Set when the rule's version bounds exclude the Flink version the trace reveals: one
     /// sentence saying so (the finding is then listed after the others).
     pub version_mismatch: Option<String>,
+    /// Set when nothing in the text shows it is Flink's and the finding assumes so: one
+    /// sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform_assumed: Option<String>,
     /// The class the finding blames and whose it is: one sentence, Markdown.
     pub culprit: Option<String>,
 }
@@ -326,6 +330,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                             .unwrap_or_default(),
                         versions: rule.map(|r| r.def.versions.clone()).unwrap_or_default(),
                         version_mismatch: f.version_mismatch.clone(),
+                        platform_assumed: f.platform_assumed.clone(),
                         culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
                     }
                 })
@@ -597,7 +602,7 @@ fn render(report: &Report, md: bool) -> String {
         }
         for f in &t.findings {
             out.push_str(&h(3, &format!("Diagnosis: {} [{}]", f.title, f.rule)));
-            if let Some(m) = &f.version_mismatch {
+            for m in f.platform_assumed.iter().chain(&f.version_mismatch) {
                 let _ = writeln!(out, "Note: {m}\n");
             }
             let _ = writeln!(out, "{}\n", f.summary);

@@ -204,6 +204,9 @@ pub struct FindingView {
     pub versions: String,
     /// Set when the rule's version bounds exclude the version the trace shows (one sentence).
     pub version_mismatch: Option<String>,
+    /// Set when nothing in the text shows it is Flink's and the finding assumes so (one
+    /// sentence; [`crate::matcher::Finding::platform_assumed`]).
+    pub platform_assumed: Option<String>,
     /// The class the finding blames and whose it is (one sentence, Markdown).
     pub culprit: Option<String>,
     /// The frames it points at: (role, `Class.method`, 1-based input line, DOM id of the frame).
@@ -699,6 +702,7 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 reading_html: f.notes.iter().rev().map(|n| n.html.clone()).collect(),
                 versions: rule.def.versions.clone(),
                 version_mismatch: f.version_mismatch.clone(),
+                platform_assumed: f.platform_assumed.clone(),
                 culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
                 diagram: rule
                     .def
@@ -1705,6 +1709,7 @@ mod tests {
             specificity: 1,
             notes: vec![],
             version_mismatch: None,
+            platform_assumed: None,
             culprit: None,
         }];
         let page = build(&input, &d);

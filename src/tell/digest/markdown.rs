@@ -58,7 +58,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             if let Some(c) = &f.culprit {
                 let _ = writeln!(out, "\n{c}");
             }
-            if let Some(m) = &f.version_mismatch {
+            for m in f.platform_assumed.iter().chain(&f.version_mismatch) {
                 let _ = writeln!(out, "\n> **Note:** {m}");
             }
         }

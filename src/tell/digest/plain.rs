@@ -54,7 +54,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
                 out.push('\n');
                 fill(out, &c.replace("**", ""), "", "");
             }
-            if let Some(m) = &f.version_mismatch {
+            for m in f.platform_assumed.iter().chain(&f.version_mismatch) {
                 out.push('\n');
                 fill(out, &format!("Note: {m}"), "", "      ");
             }

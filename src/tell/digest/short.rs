@@ -84,7 +84,14 @@ fn build(d: &Digest) -> ShortReply {
     match &t.finding {
         Some(f) => ShortReply {
             cut: cut.clone(),
-            lead: format!("Diagnosis: {}.", f.title.trim_end_matches('.')),
+            lead: if f.platform_assumed.is_some() {
+                format!(
+                    "Diagnosis, if this comes from a Flink job (nothing in the text shows it): {}.",
+                    f.title.trim_end_matches('.')
+                )
+            } else {
+                format!("Diagnosis: {}.", f.title.trim_end_matches('.'))
+            },
             gist: Some(first_sentences(&f.summary.md, 80)),
             quote: quote(t),
             fixes: f
@@ -301,7 +308,18 @@ fn first_sentences(md: &str, min: usize) -> String {
 
 /// Markdown prose as plain text: no `**`, code spans without backticks.
 fn plain(md: &str) -> String {
-    md.replace("**", "").replace('`', "")
+    // Backticks and emphasis marks (`**`, `*`) go; a `*` inside a code span is text
+    // (`taskmanager.memory.*`).
+    let mut out = String::with_capacity(md.len());
+    let mut in_code = false;
+    for c in md.chars() {
+        match c {
+            '`' => in_code = !in_code,
+            '*' if !in_code => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Markdown prose in JIRA wiki markup: `**b**` → `*b*`, `` `c` `` → `{{c}}`.
@@ -539,6 +557,14 @@ mod tests {
                 1
             ),
             "Raise the limit (in the config, e.g. 900000)."
+        );
+    }
+
+    #[test]
+    fn plain_text_drops_emphasis_but_keeps_stars_in_code() {
+        assert_eq!(
+            plain("its *Serialization trace* and **bold**, keys `taskmanager.memory.*`"),
+            "its Serialization trace and bold, keys taskmanager.memory.*"
         );
     }
 
