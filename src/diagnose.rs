@@ -54,7 +54,9 @@ pub struct Diagnosis {
 
 impl Diagnosis {
     /// Indices into [`Diagnosis::traces`] in the order the page shows them and replies and the
-    /// corpus evaluation take them: traces with a diagnosis first, then traces with frames
+    /// corpus evaluation take them: traces with a diagnosis first (an `error` finding before a
+    /// `warning` or `info` one: a TaskManager lost before a checkpoint aborted because its tasks
+    /// were not running), then traces with frames
     /// before exception lines read without any, then (in a thread dump) blocked threads and
     /// Flink task threads, then the most frequent, then input order.
     pub fn order_of_interest(&self) -> Vec<usize> {
@@ -63,6 +65,7 @@ impl Diagnosis {
             let d = &self.traces[i];
             (
                 d.findings.is_empty(),
+                severity_rank(d),
                 d.trace.thread.is_none() && d.trace.throwables.iter().all(|t| t.frames.is_empty()),
                 thread_rank(d),
                 std::cmp::Reverse(d.occurrences),
@@ -71,6 +74,21 @@ impl Diagnosis {
         });
         order
     }
+}
+
+/// The most severe of a trace's findings: 0 for `error`, 1 for `warning`, 2 otherwise (or
+/// none).
+fn severity_rank(d: &TraceDiagnosis) -> u8 {
+    d.findings
+        .iter()
+        .filter_map(|f| rules::by_id(&f.rule))
+        .map(|r| match r.def.severity.as_str() {
+            "error" => 0,
+            "warning" => 1,
+            _ => 2,
+        })
+        .min()
+        .unwrap_or(2)
 }
 
 /// Threads of a dump by interest: blocked first, then Flink task threads, then others with

@@ -508,6 +508,35 @@ fn jdbc_caller(trace: &Trace, chain: &[usize], t: usize) -> Option<(String, Comp
         })
 }
 
+/// Exceptions whose class says the caller's settings or input are wrong, not that the code
+/// throwing them is broken: Kafka's `ConfigException`, `…ConfigurationException`s,
+/// `ValidationException`s, authentication and authorization failures.
+fn is_usage_error(class: &str) -> bool {
+    let simple = class.rsplit('.').next().unwrap_or(class);
+    simple.ends_with("ConfigException")
+        || simple.ends_with("ConfigurationException")
+        || simple.ends_with("ValidationException")
+        || simple.ends_with("AuthenticationException")
+        || simple.ends_with("AuthorizationException")
+}
+
+/// [`where_to`] for a [`is_usage_error`] root cause: the fix is in the settings, the tracker
+/// only if the message is unclear.
+fn usage_where_to(c: &Component, flink: bool) -> String {
+    let name = c.name_for(flink);
+    let tracker = c
+        .tracker
+        .as_deref()
+        .filter(|t| flink || !t.contains("projects/FLINK"));
+    let search = match tracker {
+        Some(t) => format!(" Search its issues ({t}) only if the message is unclear."),
+        None => String::new(),
+    };
+    format!(
+        "The exception says that the settings or credentials given to {name} are wrong, not that {name} is broken: its message names what to change (in a Flink job, usually a connector option passed on to the client).{search}"
+    )
+}
+
 fn where_to(c: &Component, flink: bool) -> String {
     let name = c.name_for(flink);
     // Flink's JIRA is where Flink's copies of Kryo and RocksDB are reported, not elsewhere.
@@ -556,7 +585,16 @@ pub fn answer(trace: &Trace, flink: bool, task: Option<&str>) -> Option<NoRuleAn
         return None;
     }
     let (component, thrower, basis) = thrower(trace, flink, task);
-    let where_to = where_to(&component, flink);
+    let root = &trace.throwables[trace.root_cause()].class;
+    let where_to = if is_usage_error(root)
+        && matches!(
+            component.kind,
+            ComponentKind::Connector | ComponentKind::Library
+        ) {
+        usage_where_to(&component, flink)
+    } else {
+        where_to(&component, flink)
+    };
     Some(NoRuleAnswer {
         basis,
         phase: if flink { phase(trace) } else { None },
@@ -703,6 +741,19 @@ mod tests {
         let t = trace("java.lang.RuntimeException: Buffer pool is destroyed.\n\tat org.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:1)\n");
         let a = answer(&t, true, None).unwrap();
         assert!(a.follow_on.unwrap().contains("consequence"));
+    }
+
+    #[test]
+    fn a_configuration_error_of_a_library_is_not_sent_to_its_tracker_first() {
+        let t = trace("org.apache.kafka.common.config.ConfigException: Missing required configuration \"bootstrap.servers\" which has no default value.\n\tat org.apache.kafka.common.config.ConfigDef.parse(ConfigDef.java:493)\n");
+        let a = answer(&t, false, None).unwrap();
+        assert_eq!(a.component.id, "kafka-client");
+        assert!(
+            a.where_to.contains("settings or credentials"),
+            "{}",
+            a.where_to
+        );
+        assert!(!a.where_to.contains("report it there"));
     }
 
     #[test]

@@ -9,7 +9,10 @@
 //!   cause ([`WRAPPERS`], each message checked in the flink-dist jars of 1.13.6, 1.17.2, 1.20.3,
 //!   2.0.1 and 2.3.0);
 //! - the text ends in the middle of a frame line ([`Trace::cut_at`]): whatever followed is
-//!   missing, which may or may not include further causes.
+//!   missing, which may or may not include further causes;
+//! - the last `Caused by:` has no frames while the throwables above it have some: Java prints
+//!   every cause's frames (or `... N more`), so either the text ends right after that line or
+//!   the JVM threw it without a stack (HotSpot's `OmitStackTraceInFastThrow`).
 
 use crate::model::Trace;
 use crate::span::Span;
@@ -80,6 +83,9 @@ pub enum CutKind {
     Wrapper,
     /// The text ends in the middle of a frame line.
     MidFrame,
+    /// The last printed throwable is a `Caused by:` without any frame, under throwables with
+    /// frames: the text may end right after its line, or the JVM omitted its stack.
+    FramelessCause,
 }
 
 /// A trace whose text stops before its root cause.
@@ -99,7 +105,7 @@ pub struct Cut {
 impl Cut {
     /// True when the text certainly stops before the root cause (not only mid-frame).
     pub fn certain(&self) -> bool {
-        !matches!(self.kind, CutKind::MidFrame)
+        !matches!(self.kind, CutKind::MidFrame | CutKind::FramelessCause)
     }
 }
 
@@ -143,6 +149,16 @@ impl Cut {
                 was printed after it is missing: if more `Caused by:` lines followed, the real \
                 cause is among them. If the trace went on, paste the rest."
                 .to_owned(),
+            CutKind::FramelessCause => format!(
+                "**The last `Caused by:` has no frames.** Java prints every cause with its \
+                 frames, so either the text ends right after `{simple}` (paste what followed \
+                 it), or the JVM threw it without a stack trace: after many identical \
+                 `NullPointerException`s, `ClassCastException`s or \
+                 `ArrayIndexOutOfBoundsException`s, HotSpot's JIT throws them without frames \
+                 (`OmitStackTraceInFastThrow`). An earlier occurrence in the log has the frames; \
+                 or start the TaskManagers with `-XX:-OmitStackTraceInFastThrow` \
+                 (`env.java.opts.taskmanager`)."
+            ),
         }
     }
 }
@@ -180,11 +196,18 @@ pub fn detect(trace: &Trace, root: usize) -> Option<Cut> {
     {
         return header(CutKind::Wrapper);
     }
-    trace.cut_at.map(|span| Cut {
-        kind: CutKind::MidFrame,
-        last_printed: root,
-        span,
-    })
+    if let Some(span) = trace.cut_at {
+        return Some(Cut {
+            kind: CutKind::MidFrame,
+            last_printed: root,
+            span,
+        });
+    }
+    let is_cause = matches!(last.relation, crate::model::Relation::CauseOf(_));
+    if is_cause && last.frames.is_empty() && trace.throwables.iter().any(|t| !t.frames.is_empty()) {
+        return header(CutKind::FramelessCause);
+    }
+    None
 }
 
 /// Throwables whose message is a class name by design (the class that could not be loaded,
@@ -282,6 +305,18 @@ mod tests {
         let c = cut(text).expect("cut");
         assert_eq!(c.kind, CutKind::MidFrame);
         assert!(!c.certain());
+    }
+
+    #[test]
+    fn a_last_cause_without_frames_may_be_cut_or_fast_thrown() {
+        let text = "java.lang.RuntimeException: boom\n\tat a.B.c(B.java:1)\nCaused by: java.lang.NullPointerException\n";
+        let c = cut(text).expect("cut");
+        assert_eq!(c.kind, CutKind::FramelessCause);
+        assert!(!c.certain());
+        // With its frames, or a one-line paste with no frames at all: no such note.
+        let whole = "java.lang.RuntimeException: boom\n\tat a.B.c(B.java:1)\nCaused by: java.lang.NullPointerException\n\tat a.B.d(B.java:2)\n\t... 1 more\n";
+        assert_eq!(cut(whole), None);
+        assert_eq!(cut("Caused by: java.lang.NullPointerException\n"), None);
     }
 
     #[test]
