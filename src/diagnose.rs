@@ -183,7 +183,7 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         let mut findings = matcher::diagnose(&trace, rules);
         trace.flink_context = flink;
         for f in &mut findings {
-            if !rules::by_id(&f.rule).is_some_and(|r| r.def.platform == "flink") {
+            if rules::by_id(&f.rule).is_none_or(|r| r.def.platform != "flink") {
                 continue;
             }
             if let Some(e) = evidence.first() {

@@ -133,6 +133,35 @@ fn every_rule_has_the_fixed_parts_of_an_explanation() {
     }
 }
 
+/// The short reply asks the rule's `confirm` question: every rule has one, a question of its
+/// own that fits a mail reply.
+#[test]
+fn every_rule_has_a_question_of_its_own_to_confirm_it() {
+    let mut failures = Vec::new();
+    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for rule in rules::catalogue() {
+        let d = &rule.def;
+        let Some(q) = d.confirm.as_deref().map(str::trim) else {
+            failures.push(format!("{}: no confirm question", d.id));
+            continue;
+        };
+        if !q.ends_with('?') {
+            failures.push(format!("{}: confirm does not end with '?': {q}", d.id));
+        }
+        let len = q.chars().count();
+        if len > 200 {
+            failures.push(format!(
+                "{}: confirm is {len} characters (at most 200)",
+                d.id
+            ));
+        }
+        if let Some(other) = seen.insert(q.to_lowercase(), d.id.clone()) {
+            failures.push(format!("{}: same confirm question as {other}", d.id));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// FLINK-21072 moved the synchronous copy into `syncPrepareResources`; before 1.13 the same
 /// race shows `DefaultOperatorStateBackendSnapshotStrategy.snapshot`. The flagship rule must
 /// still fire on that older layout.
