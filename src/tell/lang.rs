@@ -540,6 +540,38 @@ impl Lang {
         }
     }
 
+    /// How the cause chain names a throwable, for its key in the view model (`root cause`,
+    /// `last printed`, `wrapped by`, `suppressed`, `thread`); other keys as they are.
+    pub fn relation(self, key: &str) -> &str {
+        if self == Lang::En {
+            return key;
+        }
+        match key {
+            "root cause" => "根本原因",
+            "last printed" => "最后打印",
+            "wrapped by" => "包装于",
+            "suppressed" => "被抑制",
+            "thread" => "线程",
+            other => other,
+        }
+    }
+
+    /// A suppressed throwable's relation: `suppressed in IOException`.
+    pub fn suppressed_in(self, parent: &str) -> String {
+        match self {
+            Lang::En => format!("suppressed in {parent}"),
+            Lang::Zh => format!("被抑制于 {parent}"),
+        }
+    }
+
+    /// A reply ending with the shorter link: what the link leaves out.
+    pub fn shortened_link_note(self, left_out: &str) -> String {
+        match self {
+            Lang::En => format!("(The link holds a shortened text: it leaves out {left_out}.)"),
+            Lang::Zh => format!("（链接中是缩短后的文本：省略了 {left_out}。）"),
+        }
+    }
+
     /// A deadlock a thread dump reports.
     pub fn deadlock(self, line: usize) -> String {
         match self {
@@ -995,6 +1027,8 @@ messages! {
     mark_thrown_own: "where it was thrown, in your own code: look here first", "抛出位置，在你自己的代码中：先看这里";
     /// Replies, no rule: where the root cause was thrown.
     mark_thrown: "where it was thrown", "抛出位置";
+    /// The page, no rule: the innermost frame of the person's code.
+    innermost_own_frame: "the innermost frame of your code", "你自己代码中最内层的堆栈帧";
     /// Replies, no rule: the innermost frame of the person's code.
     mark_own_frame: "the innermost frame of your own code: look here first", "你自己代码中最内层的堆栈帧：先看这里";
 }
