@@ -22,6 +22,101 @@ fn render(prose: &mut Prose) {
     prose.text = prose_text::to_text(&prose.md);
 }
 
+fn render_explanation(e: &mut schema::Explanation) {
+    render(&mut e.why);
+    for s in &mut e.sections {
+        render(&mut s.body);
+    }
+    for f in e.fixes.iter_mut().chain(&mut e.not_fixes) {
+        render(f);
+    }
+    if let Some(f) = &mut e.false_alarms {
+        render(f);
+    }
+}
+
+/// Every role label and every step `explain` a rule writes (conditions and variants).
+fn roles_and_steps(rule: &RuleDef) -> (Vec<String>, Vec<String>) {
+    let mut roles = Vec::new();
+    let mut steps = Vec::new();
+    let variant_conditions = rule.variants.iter().flat_map(|v| v.conditions.iter());
+    for c in rule.conditions.iter().chain(variant_conditions) {
+        match c {
+            schema::Condition::Throwable { role, .. }
+            | schema::Condition::Frame { role, .. }
+            | schema::Condition::UserFrame { role, .. } => roles.extend(role.clone()),
+            schema::Condition::Sequence { steps: list, .. } => {
+                for s in list {
+                    roles.extend(s.role.clone());
+                    if s.explain.is_some() {
+                        steps.push(s.frame.clone());
+                    }
+                }
+            }
+            schema::Condition::Absent { .. } => {}
+        }
+    }
+    (roles, steps)
+}
+
+/// A translation gives the same parts as the rule: every role and step explanation, as many
+/// sections, fixes and things that do not help, a confirm question and false alarms when the
+/// rule has them, and a diagram of the same shape.
+fn check_translation(rule: &RuleDef, zh: &schema::Translation, path: &Path) {
+    let fail = |what: &str| panic!("{}: {what}", path.display());
+    let (roles, steps) = roles_and_steps(rule);
+    for r in &roles {
+        if !zh.roles.contains_key(r) {
+            fail(&format!("role {r:?} has no translation in [roles]"));
+        }
+    }
+    for k in zh.roles.keys() {
+        if !roles.contains(k) {
+            fail(&format!("[roles] key {k:?} is no role of the rule"));
+        }
+    }
+    for s in &steps {
+        if !zh.steps.contains_key(s) {
+            fail(&format!(
+                "the explain of step {s:?} has no translation in [steps]"
+            ));
+        }
+    }
+    for k in zh.steps.keys() {
+        if !steps.contains(k) {
+            fail(&format!(
+                "[steps] key {k:?} is no step of the rule with an explain"
+            ));
+        }
+    }
+    let (e, z) = (&rule.explanation, &zh.explanation);
+    if e.sections.len() != z.sections.len()
+        || e.fixes.len() != z.fixes.len()
+        || e.not_fixes.len() != z.not_fixes.len()
+        || e.false_alarms.is_some() != z.false_alarms.is_some()
+    {
+        fail("the explanation needs as many sections, fixes and not_fixes as rule.toml, and false_alarms when it has them");
+    }
+    if rule.confirm.is_some() != zh.confirm.is_some() {
+        fail("confirm must be translated when rule.toml has one (and only then)");
+    }
+    match (&rule.diagram, &zh.diagram) {
+        (Some(d), Some(t)) => {
+            let shape = |d: &schema::Diagram| -> Vec<(usize, Option<usize>)> {
+                d.lanes
+                    .iter()
+                    .map(|l| (l.steps.len(), l.throws_at))
+                    .collect()
+            };
+            if shape(d) != shape(t) {
+                fail("the diagram needs the same lanes, steps and throws_at as rule.toml");
+            }
+        }
+        (None, Some(_)) => fail("rule.toml has no diagram to translate"),
+        _ => {}
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=knowledge");
@@ -153,6 +248,25 @@ fn main() {
         }
         if let Some(f) = &mut rule.explanation.false_alarms {
             render(f);
+        }
+        assert!(
+            rule.zh.is_none(),
+            "{}: the Chinese prose goes in rule.zh.toml, not in rule.toml",
+            path.display()
+        );
+        let zh_path = dir.join("rule.zh.toml");
+        if zh_path.is_file() {
+            let text = fs::read_to_string(&zh_path)
+                .unwrap_or_else(|e| panic!("{}: {e}", zh_path.display()));
+            let mut zh: schema::Translation =
+                toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", zh_path.display()));
+            check_translation(&rule, &zh, &zh_path);
+            render_explanation(&mut zh.explanation);
+            render(&mut zh.summary);
+            for p in zh.steps.values_mut() {
+                render(p);
+            }
+            rule.zh = Some(Box::new(zh));
         }
         rules.push(rule);
     }

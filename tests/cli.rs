@@ -356,3 +356,59 @@ fn link_make_redacts_by_default_and_no_redact_keeps_the_text() {
     let raw = link_make(&["--no-redact"], text);
     assert_eq!(read(String::from_utf8_lossy(&raw.stdout).trim()), text);
 }
+
+#[test]
+fn lang_zh_gives_the_flagship_finding_and_a_short_reply_in_chinese() {
+    let run = |format: &str, lang: Option<&str>| {
+        let mut args = vec![
+            "diagnose",
+            "--format",
+            format,
+            "--link",
+            "https://example.org/td/#/s/1.x",
+        ];
+        args.extend(lang.map(|l| ["--lang", l]).into_iter().flatten());
+        let case = case("seed.txt");
+        args.insert(1, &case);
+        let out = cli().args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let reply = run("reply", Some("zh"));
+    assert!(
+        reply.starts_with("诊断：异步 I/O 算子的在途记录"),
+        "{reply}"
+    );
+    assert!(reply.contains("修复："), "{reply}");
+    assert!(reply.contains("从堆栈推断的 Flink 版本：1.13"), "{reply}");
+    assert!(reply.lines().count() <= 25, "{reply}");
+    for line in reply.lines().filter(|l| !l.contains("://")) {
+        assert!(
+            trace_doctor::digest::display_width(line) <= 72,
+            "wider than 72 columns: {line:?}\n{reply}"
+        );
+    }
+    let json = run("json", Some("zh"));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let finding = &v["traces"][0]["findings"][0];
+    assert_eq!(finding["rule"], "async-wait-inflight-cme");
+    let title = finding["title"].as_str().unwrap_or_default();
+    assert!(title.contains("在途记录"), "{title}");
+    assert!(finding["explanation"]["why"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("`AsyncWaitOperator.processElement`"));
+    // English stays the default, and `--lang en` is the same.
+    let en = run("reply", None);
+    assert!(en.starts_with("Diagnosis: The async I/O operator"), "{en}");
+    assert_eq!(run("reply", Some("en")), en);
+    let bad = cli()
+        .args(["diagnose", &case("seed.txt"), "--lang", "fr"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "an unknown language is refused");
+}

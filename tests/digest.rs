@@ -74,11 +74,12 @@ fn undiagnosed_markdown() {
     insta::assert_snapshot!("undiagnosed_markdown", digest::markdown(&r, None));
 }
 
-/// A line may pass [`WIDTH`] only when it is quoted (four spaces: trace lines, search terms,
-/// code) or is one unbreakable word after its indentation and list marker (a URL).
+/// A line may pass [`WIDTH`] display columns (a CJK character takes two, a combining mark
+/// none) only when it is quoted (four spaces: trace lines, search terms, code) or is one
+/// unbreakable word after its indentation and list marker (a URL).
 fn assert_wrapped(name: &str, text: &str) {
     for line in text.lines() {
-        if line.chars().count() <= WIDTH || line.starts_with("    ") {
+        if unicode_width::UnicodeWidthStr::width(line) <= WIDTH || line.starts_with("    ") {
             continue;
         }
         let body = line.trim_start().trim_start_matches("- ");
@@ -398,4 +399,85 @@ fn the_short_reply_fits_a_mail() {
         );
         assert_eq!(jira.matches("{noformat}").count() % 2, 0, "{name}: {jira}");
     }
+}
+
+/// Report and digest in Chinese, as `--lang zh` and the page in Chinese build them.
+fn zh_digest(input: &str) -> digest::Digest {
+    let lang = trace_doctor::lang::Lang::Zh;
+    let report = trace_doctor::report::build_in(input, &trace_doctor::diagnose(input), lang);
+    digest::digest_in(&report, Some(LINK), lang)
+}
+
+#[test]
+fn the_chinese_short_reply_fits_a_mail_by_display_width() {
+    let told = zh_digest(trace_doctor::FLAGSHIP_EXAMPLE);
+    let plain = digest::short_plain_text_of(&told);
+    assert!(plain.lines().count() <= 25, "{plain}");
+    assert!(
+        plain.starts_with("诊断：异步 I/O 算子的在途记录"),
+        "{plain}"
+    );
+    assert!(plain.contains("（请确认）"), "{plain}");
+    assert!(
+        plain.contains("修复：不要在 task 线程之外修改输入记录"),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("ResultFuture"),
+        "the rule's question: {plain}"
+    );
+    assert!(
+        plain.lines().any(|l| l.ends_with('？')),
+        "a question: {plain}"
+    );
+    assert!(plain.contains(&format!("完整诊断：{LINK}")), "{plain}");
+    for (name, input) in inputs() {
+        let plain = digest::short_plain_text_of(&zh_digest(&input));
+        for line in plain.lines() {
+            assert!(
+                digest::display_width(line) <= WIDTH || line.contains("://"),
+                "{name}: a line wider than {WIDTH} columns: {line:?}\n{plain}"
+            );
+        }
+        let long = digest::plain_text_of(&zh_digest(&input));
+        // Words are not broken in the long reply (a long code span may overrun, as in English);
+        // a line with Chinese in it is wrapped by display width.
+        let chinese = |l: &&str| digest::display_width(l) > l.chars().count();
+        for line in long.lines().filter(chinese) {
+            assert!(
+                digest::display_width(line) <= WIDTH,
+                "{name}: a prose line wider than {WIDTH} columns: {line:?}\n{long}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_chinese_long_reply_tells_the_flagship_in_chinese() {
+    let told = zh_digest(trace_doctor::FLAGSHIP_EXAMPLE);
+    let plain = digest::plain_text_of(&told);
+    for want in [
+        "诊断：",
+        "根本原因：java.util.ConcurrentModificationException",
+        "上下文：检查点 575",
+        "子任务 18/60",
+        "修复方法（按推荐程度排序）：",
+        "没有用的做法：",
+        "[3] 正在被迭代的 map",
+    ] {
+        assert!(plain.contains(want), "{want}: {plain}");
+    }
+    let md = digest::markdown_of(&told);
+    assert!(md.contains("**诊断：异步 I/O 算子的在途记录"), "{md}");
+    assert!(md.contains("`pipeline.object-reuse`"), "{md}");
+    // The digest model keeps its language through serde (the page's worker sends it).
+    let v = serde_json::to_value(&told).expect("serialises");
+    assert_eq!(v["lang"], "zh");
+    let back: digest::Digest = serde_json::from_value(v).expect("reads back");
+    assert_eq!(back, told);
+    let en = digest::digest(&report_of(trace_doctor::FLAGSHIP_EXAMPLE), None);
+    assert!(serde_json::to_value(&en)
+        .expect("serialises")
+        .get("lang")
+        .is_none());
 }

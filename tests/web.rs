@@ -175,3 +175,66 @@ async fn a_big_input_is_diagnosed_even_where_no_worker_can_start() {
         .is_some());
     root.remove();
 }
+
+/// The page in Chinese (the language kept from the switch), and the switch back to English,
+/// kept for the next visit.
+#[wasm_bindgen_test]
+async fn the_page_speaks_chinese_when_chosen_and_switches_back() {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window().unwrap();
+    let storage = window.local_storage().unwrap().unwrap();
+    storage.set_item("trace-doctor.lang", "\"zh\"").unwrap();
+    let document = window.document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<trace_doctor::app::App>::with_root(root.clone()).render();
+    sleep(50).await;
+    let text = |sel: &str| {
+        root.query_selector(sel)
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    assert_eq!(text("#try-example"), "试试示例");
+    let html = document.document_element().unwrap();
+    assert_eq!(html.get_attribute("lang").as_deref(), Some("zh-CN"));
+    let button: web_sys::HtmlElement = root
+        .query_selector("#try-example")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    button.click();
+    for _ in 0..100 {
+        sleep(20).await;
+        if root.query_selector(".finding h3").unwrap().is_some() {
+            break;
+        }
+    }
+    let title = text(".finding[data-rule=\"async-wait-inflight-cme\"] h3");
+    assert!(title.contains("在途记录"), "{title}");
+    assert!(text("#status").contains("已诊断"), "{}", text("#status"));
+    let english: web_sys::HtmlElement = root
+        .query_selector("#lang-en")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    english.click();
+    for _ in 0..100 {
+        sleep(20).await;
+        if text("#try-example") == "Try the example" && text("#status").contains("diagnosed") {
+            break;
+        }
+    }
+    assert_eq!(text("#try-example"), "Try the example");
+    let title = text(".finding[data-rule=\"async-wait-inflight-cme\"] h3");
+    assert!(title.starts_with("The async I/O operator"), "{title}");
+    assert_eq!(html.get_attribute("lang").as_deref(), Some("en"));
+    assert_eq!(
+        storage.get_item("trace-doctor.lang").unwrap().as_deref(),
+        Some("\"en\"")
+    );
+    storage.remove_item("trace-doctor.lang").unwrap();
+    root.remove();
+}

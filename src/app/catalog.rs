@@ -17,7 +17,9 @@ const FILTER_KEY: &str = "trace-doctor.rule-filter";
 /// `#/rules`: every rule, grouped by category.
 #[function_component(RuleList)]
 pub fn rule_list() -> Html {
-    let groups = use_memo((), |_| catalog::groups());
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
+    let groups = use_memo(lang, |lang| catalog::groups_in(*lang));
     // Kept for the tab (sessionStorage), so coming back from a rule page finds it as it was.
     let filter = use_state(|| SessionStorage::get::<String>(FILTER_KEY).unwrap_or_default());
     let oninput = {
@@ -38,14 +40,14 @@ pub fn rule_list() -> Html {
         .sum();
     html! {
         <section class="catalog" aria-labelledby="catalog-title">
-            <h2 key="title" id="catalog-title">{ format!("The knowledge base: {total} rules") }</h2>
-            <p key="intro">{"Each rule names a failure Flink users bring to the mailing lists, how to recognise it in a stack trace, and how to fix it. Each page diagnoses the rule's example trace live, in this page."}</p>
+            <h2 key="title" id="catalog-title">{ lang.catalog_title(total) }</h2>
+            <p key="intro">{ m.catalog_intro }</p>
             // Keyed, and the count always rendered: the filter box must stay the same element
             // while the list below it changes (or it loses focus as the person types).
             <p key="filter">
-                <label for="rule-filter">{"Filter "}</label>
+                <label for="rule-filter">{ m.filter_label }</label>
                 <input id="rule-filter" type="search" placeholder="class, message, config key…" {oninput} value={(*filter).clone()} />
-                <span class="count" role="status">{ if needle.is_empty() { String::new() } else { format!(" {shown} of {total}") } }</span>
+                <span class="count" role="status">{ if needle.is_empty() { String::new() } else { lang.shown_of(shown, total) } }</span>
             </p>
             <div key="groups">
             { for groups.iter().filter(|(_, e)| e.iter().any(&keep)).map(|(label, entries)| html! {
@@ -55,7 +57,7 @@ pub fn rule_list() -> Html {
                         { for entries.iter().filter(|x| keep(x)).map(|e| html! {
                             <li key={e.id.clone()} class={classes!("rule-entry", e.severity.clone())} data-rule={e.id.clone()}>
                                 <Link<Route> to={Route::Rule { id: e.id.clone() }}>{ &e.title }</Link<Route>>
-                                <span class="rule-meta">{ format!(" — {} · {}", e.id, if e.platform == "jvm" { "any JVM" } else { "Flink" }) }</span>
+                                <span class="rule-meta">{ format!(" — {} · {}", e.id, if e.platform == "jvm" { m.any_jvm } else { "Flink" }) }</span>
                                 <div class="summary">{ super::raw(&e.summary_html) }</div>
                             </li>
                         }) }
@@ -79,20 +81,24 @@ pub struct RuleProps {
 /// `#/rules/<id>`: one rule, and its example trace diagnosed live.
 #[function_component(RulePageView)]
 pub fn rule_page_view(props: &RuleProps) -> Html {
-    let page = use_memo(props.id.clone(), |id| catalog::rule_page(id));
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
+    let page = use_memo((props.id.clone(), lang), |(id, lang)| {
+        catalog::rule_page_in(id, *lang)
+    });
     // The example is diagnosed here, in the page, each time the page is opened: the same code
     // path as a paste. DOM ids get the prefix `ex-` so they do not clash with the diagnoser's.
-    let model = use_memo(props.id.clone(), |id| {
+    let model = use_memo((props.id.clone(), lang), |(id, lang)| {
         catalog::rule_page(id).map(|p| {
             let d = crate::diagnose(&p.example);
-            crate::view::build_in(&p.example, &d, "ex-")
+            crate::view::build_lang(&p.example, &d, "ex-", *lang)
         })
     });
     let Some(page) = page.as_ref() else {
         return html! {
             <section class="catalog" role="alert">
-                <h2>{"No such rule"}</h2>
-                <p>{ format!("Trace Doctor has no rule \"{}\". ", props.id) }<Link<Route> to={Route::Rules}>{"See all rules."}</Link<Route>></p>
+                <h2>{ m.no_such_rule }</h2>
+                <p>{ lang.no_rule_named(&props.id) }<Link<Route> to={Route::Rules}>{ m.see_all_rules }</Link<Route>></p>
             </section>
         };
     };
@@ -110,41 +116,41 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
     };
     html! {
         <article class="catalog rule-page" data-rule={e.id.clone()} aria-labelledby="rule-title">
-            <p class="crumbs"><Link<Route> to={Route::Rules}>{"All rules"}</Link<Route>>{ format!(" › {}", catalog::category_label(&e.category)) }</p>
+            <p class="crumbs"><Link<Route> to={Route::Rules}>{ m.all_rules }</Link<Route>>{ format!(" › {}", catalog::category_label(&e.category)) }</p>
             <h2 id="rule-title">{ &e.title }</h2>
             <div class="summary">{ super::raw(&e.summary_html) }</div>
             <dl class="context rule-facts">
-                <div class="fact"><dt>{"Id"}</dt><dd><code>{ &e.id }</code></dd></div>
-                <div class="fact"><dt>{"Category"}</dt><dd>{ catalog::category_label(&e.category) }</dd></div>
-                <div class="fact"><dt>{"Severity"}</dt><dd>{ &e.severity }</dd></div>
-                <div class="fact"><dt>{"Applies to"}</dt><dd>{ if e.platform == "jvm" { "any JVM software" } else { "Flink" } }</dd></div>
-                <div class="fact"><dt>{"Flink versions"}</dt><dd>{ super::code_spans(&e.versions) }</dd></div>
+                <div class="fact"><dt>{ m.rule_id }</dt><dd><code>{ &e.id }</code></dd></div>
+                <div class="fact"><dt>{ m.rule_category }</dt><dd>{ catalog::category_label(&e.category) }</dd></div>
+                <div class="fact"><dt>{ m.rule_severity }</dt><dd>{ &e.severity }</dd></div>
+                <div class="fact"><dt>{ m.rule_applies_to }</dt><dd>{ if e.platform == "jvm" { m.any_jvm_software } else { "Flink" } }</dd></div>
+                <div class="fact"><dt>{ m.rule_versions }</dt><dd>{ super::code_spans(&e.versions) }</dd></div>
                 if let Some(v) = &page.since {
-                    <div class="fact"><dt>{"Since"}</dt><dd>{ v }</dd></div>
+                    <div class="fact"><dt>{ m.rule_since }</dt><dd>{ v }</dd></div>
                 }
                 if !page.fixed_in.is_empty() {
-                    <div class="fact"><dt>{"Fixed in"}</dt><dd>{ page.fixed_in.join(", ") }</dd></div>
+                    <div class="fact"><dt>{ m.rule_fixed_in }</dt><dd>{ page.fixed_in.join(", ") }</dd></div>
                 }
             </dl>
-            <h3>{"What it looks for"}</h3>
+            <h3>{ m.what_it_looks_for }</h3>
             <ul class="conditions">{ for page.conditions.iter().map(|c| html! { <li>{ c }</li> }) }</ul>
             <Explanation explanation={page.explanation.clone()} open={true} />
             <section class="example" aria-labelledby="example-title">
-                <h3 id="example-title">{ format!("Example, diagnosed live ({})", page.example_name) }</h3>
+                <h3 id="example-title">{ lang.example_title(&page.example_name) }</h3>
                 <p class="example-status" data-lead={lead.clone().unwrap_or_default()}>{
                     match &lead {
-                        Some(r) if *r == e.id => "This example is diagnosed by this rule, right now, in your browser.".to_owned(),
-                        Some(r) => format!("This example now leads with another rule ({r}): the rule or the example needs a look."),
-                        None => "No rule matches this example any more: the rule or the example needs a look.".to_owned(),
+                        Some(r) if *r == e.id => m.example_ok.to_owned(),
+                        Some(r) => lang.example_other_rule(r),
+                        None => m.example_none.to_owned(),
                     }
                 }</p>
-                <p><button type="button" class="primary" id="open-example" onclick={open}>{"Open this example in the diagnoser"}</button></p>
+                <p><button type="button" class="primary" id="open-example" onclick={open}>{ m.open_example }</button></p>
                 <details class="example-text">
-                    <summary>{"The example's text"}</summary>
+                    <summary>{ m.example_text }</summary>
                     <pre>{ &page.example }</pre>
                 </details>
-                if let Some(m) = model.as_ref() {
-                    { for m.traces.iter().map(|t| html! { <TraceCard trace={t.clone()} /> }) }
+                if let Some(model) = model.as_ref() {
+                    { for model.traces.iter().map(|t| html! { <TraceCard trace={t.clone()} /> }) }
                 }
             </section>
         </article>

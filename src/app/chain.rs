@@ -58,12 +58,14 @@ pub fn chain(props: &Props) -> Html {
         .chain
         .first()
         .is_some_and(|e| e.relation == "last printed");
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
     let heading = if thread {
-        "Stack"
+        m.chain_stack
     } else if cut {
-        "Cause chain, last printed first (the root cause is not in the text)"
+        m.chain_cut
     } else {
-        "Cause chain, root cause first"
+        m.chain_root_first
     };
     // Wide enough for a range of two of the widest numbers ("1045–1062") in the gutter's 12 px
     // monospace (about 7.3 px a digit), in px so that every row lines up whatever its font.
@@ -79,7 +81,7 @@ pub fn chain(props: &Props) -> Html {
             <h3>{ heading }</h3>
             { for props.chain.iter().map(|e| html! {
                 <>
-                    { exception(e, numbered) }
+                    { exception(e, numbered, lang) }
                     if let Some(more) = &e.skipped_after {
                         { skipped(more, numbered) }
                     }
@@ -89,7 +91,8 @@ pub fn chain(props: &Props) -> Html {
     }
 }
 
-fn exception(e: &ExceptionView, numbered: bool) -> Html {
+fn exception(e: &ExceptionView, numbered: bool, lang: crate::lang::Lang) -> Html {
+    let m = lang.msgs();
     let logged = e.logged.as_ref().map(|l| format!("({l})"));
     let class = match (e.class.is_empty(), e.relation.as_str()) {
         (true, "thread") => "the thread's stack",
@@ -100,8 +103,8 @@ fn exception(e: &ExceptionView, numbered: bool) -> Html {
         _ => e.class.as_str(),
     };
     let relation = match &e.parent {
-        Some(p) => format!("suppressed in {p}"),
-        None => e.relation.clone(),
+        Some(p) => lang.suppressed_in(p),
+        None => lang.relation(&e.relation).to_owned(),
     };
     // A one-line preview so a closed exception still says what it is about.
     let preview: String = e.message.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -136,7 +139,7 @@ fn exception(e: &ExceptionView, numbered: bool) -> Html {
                         {" "}
                         <button type="button" class="link-button select-lines"
                             onclick={Callback::from(move |_: MouseEvent| super::input::select_lines(lines))}>
-                            { if lines.first == lines.last { "Select it in the input" } else { "Select them in the input" } }
+                            { if lines.first == lines.last { m.select_it } else { m.select_them } }
                         </button>
                     }
                 </p>

@@ -43,6 +43,9 @@ pub fn diagram_svg(props: &Props) -> Html {
     }
     let height = y + 6.0;
     let width = LABEL_W + d.columns as f64 * COL_W + 10.0;
+    let m = use_context::<crate::lang::Lang>()
+        .unwrap_or_default()
+        .msgs();
     let title_id = format!("{}-title", props.id);
     let desc_id = format!("{}-desc", props.id);
     // The column where some thread throws: a dashed line across all lanes marks the moment.
@@ -50,8 +53,8 @@ pub fn diagram_svg(props: &Props) -> Html {
     html! {
         <figure class="diagram">
             <h4 aria-hidden="true">{ &d.title }</h4>
-            <p class="dg-hint" aria-hidden="true">{"Scroll sideways for the whole timeline →"}</p>
-            <div class="dg-scroll" tabindex="0" aria-label="Diagram (scrolls sideways on narrow screens)">
+            <p class="dg-hint" aria-hidden="true">{ m.diagram_scroll_hint }</p>
+            <div class="dg-scroll" tabindex="0" aria-label={m.diagram_label}>
             <svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox={format!("0 0 {width} {height}")}
                 aria-labelledby={title_id.clone()} aria-describedby={desc_id.clone()}
                 preserveAspectRatio="xMinYMin meet">
@@ -62,7 +65,7 @@ pub fn diagram_svg(props: &Props) -> Html {
                         <path d="M 0 0 L 10 5 L 0 10 z" class="dg-arrowhead" />
                     </marker>
                 </defs>
-                <text x="4" y="16" class="dg-time">{"time →"}</text>
+                <text x="4" y="16" class="dg-time">{ m.diagram_time }</text>
                 if let Some(c) = clash {
                     <line class="dg-clash" x1={(LABEL_W + c as f64 * COL_W + BOX_W / 2.0).to_string()} y1={(TOP - 6.0).to_string()}
                         x2={(LABEL_W + c as f64 * COL_W + BOX_W / 2.0).to_string()} y2={(height - 4.0).to_string()} />

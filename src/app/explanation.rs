@@ -22,33 +22,35 @@ pub struct Props {
 #[function_component(Explanation)]
 pub fn explanation(props: &Props) -> Html {
     let e = &props.explanation;
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
     html! {
         <>
             <details class="explanation" open={props.open}>
-                <summary>{"Why it happens"}</summary>
+                <summary>{ m.why_it_happens }</summary>
                 if !props.reading_html.is_empty() {
-                    <h4>{"Reading the root cause bottom-up"}</h4>
+                    <h4>{ m.reading_bottom_up }</h4>
                     <ul class="reading">{ for props.reading_html.iter().map(|x| html! { <li>{ raw(x) }</li> }) }</ul>
-                    <h4>{"The mechanism"}</h4>
+                    <h4>{ m.mechanism }</h4>
                 }
                 { raw(&e.why_html) }
                 { for e.sections.iter().map(|(h, body)| html! { <><h4>{ h }</h4>{ raw(body) }</> }) }
             </details>
-            <h4>{"Fixes, best first"}</h4>
+            <h4>{ m.fixes_best_first }</h4>
             <ol class="fixes">{ for e.fixes_html.iter().map(|x| html! { <li>{ raw(x) }</li> }) }</ol>
             if !e.not_fixes_html.is_empty() {
                 <details class="not-fixes">
-                    <summary>{"What does not help"}</summary>
+                    <summary>{ m.not_help }</summary>
                     <ul>{ for e.not_fixes_html.iter().map(|x| html! { <li>{ raw(x) }</li> }) }</ul>
                 </details>
             }
             if let Some(fa) = &e.false_alarms_html {
                 <details class="false-alarms">
-                    <summary>{"When this diagnosis may be wrong"}</summary>
+                    <summary>{ m.may_be_wrong }</summary>
                     { raw(fa) }
                 </details>
             }
-            <h4>{"References"}</h4>
+            <h4>{ m.references }</h4>
             <ul class="references">
                 { for e.references.iter().map(|(title, url)| html! { <li><a href={url.clone()} rel="noopener noreferrer" target="_blank">{ title }</a></li> }) }
             </ul>

@@ -22,11 +22,13 @@ pub struct Props {
 /// Renders one finding.
 #[function_component(FindingCard)]
 pub fn finding_card(props: &Props) -> Html {
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
     let f = &props.finding;
     html! {
         <section class={classes!("finding", f.severity.clone(), props.primary.then_some("primary"))} data-rule={f.rule.clone()}>
             if !props.primary {
-                <p class="also">{"Also consistent with:"}</p>
+                <p class="also">{ m.also_consistent }</p>
             }
             <h3 class="finding-title">{ &f.title }</h3>
             if let Some(m) = &f.platform_assumed {
@@ -39,12 +41,12 @@ pub fn finding_card(props: &Props) -> Html {
             if let Some(c) = &f.culprit {
                 <p class="culprit">{ crate::app::code_spans(&c.replace("**", "")) }</p>
             }
-            <h4>{"The frames that matter"}</h4>
+            <h4>{ m.frames_that_matter }</h4>
             <ol class="highlights">
                 { for f.highlights.iter().map(|(role, name, line, dom)| html! {
                     <li>
                         <a href={format!("#{dom}")} onclick={jump_to(dom.clone())}><code>{ name }</code></a>
-                        <span class="line">{ format!(" line {line}") }</span>
+                        <span class="line">{ lang.line_no(*line) }</span>
                         <span class="hl-role">{" — "}{ code_spans(role) }</span>
                     </li>
                 }) }
@@ -54,11 +56,11 @@ pub fn finding_card(props: &Props) -> Html {
             }
             <Explanation explanation={f.explanation.clone()} reading_html={f.reading_html.clone()} open={props.primary} />
             <details class="evidence">
-                <summary>{ format!("Why this rule matched ({})", f.rule) }</summary>
+                <summary>{ lang.why_matched(&f.rule) }</summary>
                 <ul>{ for f.evidence.iter().map(|x| html! { <li>{ x }</li> }) }</ul>
-                <p>{"Versions: "}{ code_spans(f.versions.trim_end_matches('.')) }{"."}</p>
+                <p>{ m.versions_label }{ code_spans(f.versions.trim_end_matches('.')) }{"."}</p>
             </details>
-            <p class="rule-link"><Link<Route> to={Route::Rule { id: f.rule.clone() }}>{ format!("About this rule ({}) in the catalog", f.rule) }</Link<Route>></p>
+            <p class="rule-link"><Link<Route> to={Route::Rule { id: f.rule.clone() }}>{ lang.about_rule(&f.rule) }</Link<Route>></p>
         </section>
     }
 }

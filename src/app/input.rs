@@ -111,6 +111,8 @@ fn flush_on_hide(pending: Pending, latest: Rc<RefCell<Callback<(String, bool)>>>
 /// it on `input`, and writes it when the person asks for the example or to clear.
 #[function_component(InputPanel)]
 pub fn input_panel(props: &Props) -> Html {
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
     let area = use_node_ref();
     // The parent's callback as of the last render: a timer set at a keystroke fires after the
     // page has re-rendered, and must not call a callback that holds an older state.
@@ -220,24 +222,24 @@ pub fn input_panel(props: &Props) -> Html {
         })
     };
     html! {
-        <section class="input" aria-label="Stack trace input">
-            <label for="trace-input" class="input-label">{"Stack trace"}</label>
+        <section class="input" aria-label={m.input_section}>
+            <label for="trace-input" class="input-label">{ m.input_label }</label>
             <div class="input-area">
                 <textarea id="trace-input" ref={area.clone()} {oninput} spellcheck="false" autocomplete="off"
-                    placeholder="Paste a stack trace (log, mail, Flink web UI, REST JSON)…" />
+                    placeholder={m.input_placeholder} />
             </div>
             <div class="actions">
-                <button id="try-example" type="button" class="primary" onclick={replace_with(crate::FLAGSHIP_EXAMPLE)}>{"Try the example"}</button>
-                <button id="clear" type="button" disabled={!props.has_text} onclick={replace_with("")}>{"Clear"}</button>
+                <button id="try-example" type="button" class="primary" onclick={replace_with(crate::FLAGSHIP_EXAMPLE)}>{ m.try_example }</button>
+                <button id="clear" type="button" disabled={!props.has_text} onclick={replace_with("")}>{ m.clear }</button>
                 if stash.is_some() {
-                    <button id="restore" type="button" onclick={restore} title="Swap back the text that was replaced">{"Restore previous text"}</button>
+                    <button id="restore" type="button" onclick={restore} title={m.restore_title}>{ m.restore }</button>
                 }
-                <span class="hint">{"Example: a checkpoint failing with ConcurrentModificationException in an async I/O operator."}</span>
+                <span class="hint">{ m.example_hint }</span>
             </div>
             { match props.kept {
-                Some(Kept::Yes) => html! { <p class="kept hint" id="kept" data-kept="yes">{"Kept in this browser only, so a reload does not lose it."}</p> },
-                Some(Kept::TooLarge(n)) => html! { <p class="kept hint" id="kept" data-kept="too-large">{ format!("This text ({:.1} MB) is too large to keep in the browser: a reload would lose it.", n as f64 / 1e6) }</p> },
-                Some(Kept::Refused) => html! { <p class="kept hint" id="kept" data-kept="refused">{"The browser does not let this page keep the text (storage is off or full): a reload would lose it."}</p> },
+                Some(Kept::Yes) => html! { <p class="kept hint" id="kept" data-kept="yes">{ m.kept_yes }</p> },
+                Some(Kept::TooLarge(n)) => html! { <p class="kept hint" id="kept" data-kept="too-large">{ lang.kept_too_large(n) }</p> },
+                Some(Kept::Refused) => html! { <p class="kept hint" id="kept" data-kept="refused">{ m.kept_refused }</p> },
                 _ => html! {},
             } }
         </section>

@@ -233,6 +233,8 @@ pub struct Props {
 /// The list of shortcuts: a non-modal dialog that takes the focus when it opens.
 #[function_component(ShortcutsHelp)]
 pub fn shortcuts_help(props: &Props) -> Html {
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
     let node = use_node_ref();
     {
         let node = node.clone();
@@ -251,23 +253,23 @@ pub fn shortcuts_help(props: &Props) -> Html {
             .iter()
             .enumerate()
             .map(|(i, k)| {
-                html! { <>{ if i > 0 { " or " } else { "" } }<kbd>{ key_label(k) }</kbd></> }
+                html! { <>{ if i > 0 { m.or } else { "" } }<kbd>{ key_label(k) }</kbd></> }
             })
             .collect()
     };
     html! {
         <section id="shortcuts-help" class="shortcuts-help" role="dialog" aria-labelledby="shortcuts-title" tabindex="-1" ref={node}>
-            <h2 id="shortcuts-title">{"Keyboard shortcuts"}</h2>
+            <h2 id="shortcuts-title">{ m.shortcuts_title }</h2>
             <dl class="keys">
                 { for BINDINGS.iter().map(|b| html! {
                     <div class="key-row">
                         <dt>{ keys(b) }</dt>
-                        <dd>{ b.what }</dd>
+                        <dd>{ b.what_in(lang) }</dd>
                     </div>
                 }) }
             </dl>
-            <p class="hint">{"Shortcuts do not fire while you type in the trace input or a text box: Tab leaves it. Tab and Shift+Tab reach every control; Enter or Space opens and closes a section."}</p>
-            <button type="button" id="close-shortcuts" onclick={close}>{"Close"}</button>
+            <p class="hint">{ m.shortcuts_hint }</p>
+            <button type="button" id="close-shortcuts" onclick={close}>{ m.close }</button>
         </section>
     }
 }
@@ -275,6 +277,9 @@ pub fn shortcuts_help(props: &Props) -> Html {
 /// "Keyboard shortcuts (?)": opens and closes the help.
 #[function_component(ShortcutsButton)]
 pub fn shortcuts_button(props: &Props) -> Html {
+    let m = use_context::<crate::lang::Lang>()
+        .unwrap_or_default()
+        .msgs();
     let onclick = {
         let help = props.help.clone();
         Callback::from(move |_: MouseEvent| set_help(&help, !*help))
@@ -282,7 +287,7 @@ pub fn shortcuts_button(props: &Props) -> Html {
     html! {
         <button type="button" id="shortcuts-button" class="link-button" aria-haspopup="dialog"
             aria-expanded={props.help.to_string()} {onclick}>
-            {"Keyboard shortcuts "}<kbd>{"?"}</kbd>
+            { m.shortcuts_title }{" "}<kbd>{"?"}</kbd>
         </button>
     }
 }

@@ -16,6 +16,7 @@ mod trace;
 pub mod wire;
 pub mod worker;
 
+use crate::lang::Lang;
 use gloo::timers::callback::Timeout;
 use state::{Action, State, Status};
 use std::cell::RefCell;
@@ -137,6 +138,46 @@ const SHOW_WORKING_FROM_BYTES: usize = 64 * 1024;
 const WARM_UP_AFTER_MS: u32 = 400;
 
 thread_local! {
+    /// The page's language (the header's switch; [`Lang::En`] until the page starts): read by
+    /// the reducer and the worker client, which build the view model in it.
+    static LANG: std::cell::Cell<Lang> = const { std::cell::Cell::new(Lang::En) };
+}
+
+/// The page's language now.
+pub(crate) fn lang() -> Lang {
+    LANG.with(std::cell::Cell::get)
+}
+
+/// The language the page starts in: the one chosen with the switch and kept in this browser,
+/// else Chinese when the browser prefers it (`navigator.languages`, `navigator.language`).
+fn initial_lang() -> Lang {
+    persist::load_lang().unwrap_or_else(|| {
+        let Some(nav) = web_sys::window().map(|w| w.navigator()) else {
+            return Lang::En;
+        };
+        let mut tags: Vec<String> = nav
+            .languages()
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect();
+        tags.extend(nav.language());
+        Lang::from_browser(tags.iter().map(String::as_str))
+    })
+}
+
+/// Makes `lang` the page's language: for the view models built from now on, and in
+/// `<html lang>` (screen readers, fonts, hyphenation).
+fn apply_lang(lang: Lang) {
+    LANG.with(|l| l.set(lang));
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("lang", lang.html_lang());
+    }
+}
+
+thread_local! {
     /// The element that last had the focus in the diagnoser (`main#diagnoser`), given the focus
     /// back when the person returns from the catalog.
     static LAST_DIAGNOSER_FOCUS: RefCell<Option<web_sys::HtmlElement>> = const { RefCell::new(None) };
@@ -163,18 +204,17 @@ fn track_diagnoser_focus() {
 }
 
 /// The tab's title for a route.
-fn page_title(route: &Route) -> String {
+fn page_title(route: &Route, lang: Lang) -> String {
     const SITE: &str = "Trace Doctor";
+    let m = lang.msgs();
     match route {
-        Route::Home | Route::Shared { .. } => {
-            format!("{SITE} — Flink and JVM stack traces explained")
-        }
-        Route::Rules => format!("Rules — {SITE}"),
+        Route::Home | Route::Shared { .. } => format!("{SITE} — {}", m.title_home),
+        Route::Rules => format!("{} — {SITE}", m.title_rules),
         Route::Rule { id } => match crate::rules::by_id(id) {
-            Some(r) => format!("{} — {SITE}", r.def.title),
-            None => format!("Unknown rule — {SITE}"),
+            Some(r) => format!("{} — {SITE}", crate::lang::rule_text(r, lang).title),
+            None => format!("{} — {SITE}", m.title_unknown_rule),
         },
-        Route::NotFound => format!("Page not found — {SITE}"),
+        Route::NotFound => format!("{} — {SITE}", m.title_not_found),
     }
 }
 
@@ -305,6 +345,13 @@ pub fn app() -> Html {
 #[function_component(Page)]
 fn page() -> Html {
     let route = use_route::<Route>().unwrap_or(Route::Home);
+    // The language: chosen with the header's switch (kept in this browser), else the browser's.
+    let lang = use_state(|| {
+        let lang = initial_lang();
+        apply_lang(lang);
+        lang
+    });
+    let m = lang.msgs();
     // Before the input panel first renders: a tab opened on a share link keeps the text another
     // tab kept restorable (the link's text replaces it as the kept text).
     {
@@ -342,7 +389,7 @@ fn page() -> Html {
             if let Some(w) = web_sys::window() {
                 w.scroll_to_with_x_and_y(0.0, 0.0);
                 if let Some(d) = w.document() {
-                    d.set_title(&page_title(route));
+                    d.set_title(&page_title(route, self::lang()));
                     if !std::mem::replace(&mut *first.borrow_mut(), false)
                         && !matches!(route, Route::Shared { .. })
                     {
@@ -568,43 +615,52 @@ fn page() -> Html {
         });
     }
 
+    // The switch: the view model is built again in the new language (the text is read again).
+    let on_lang = {
+        let lang = lang.clone();
+        let on_input = on_input.clone();
+        let state = state.clone();
+        move |to: Lang| {
+            let lang = lang.clone();
+            let on_input = on_input.clone();
+            let state = state.clone();
+            Callback::from(move |_: MouseEvent| {
+                if *lang == to {
+                    return;
+                }
+                apply_lang(to);
+                persist::save_lang(to);
+                lang.set(to);
+                if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+                    d.set_title(&page_title(&route_now(), to));
+                }
+                if state.status != Status::Idle {
+                    on_input.emit((state.input.to_string(), true));
+                }
+            })
+        }
+    };
+
+    let l = *lang;
     let status_text = match state.status {
-        Status::Idle => "Paste a stack trace, or try the example.".to_owned(),
-        Status::Pending => "Reading…".to_owned(),
-        Status::Working => working_text(state.input.len(), state.progress),
-        Status::Error => format!(
-            "Could not diagnose this text: {}.",
-            state.error.as_deref().unwrap_or("unknown error")
-        ),
+        Status::Idle => m.status_idle.to_owned(),
+        Status::Pending => m.status_pending.to_owned(),
+        Status::Working => working_text(state.input.len(), state.progress, l),
+        Status::Error => l.could_not_diagnose(state.error.as_deref().unwrap_or(m.unknown_error)),
         Status::Done => match &state.model {
-            Some(m) if m.traces.is_empty() => "No stack trace found.".to_owned(),
-            Some(m) => {
-                let n = m.total_traces;
-                let f = m.diagnosed_traces;
-                let traces = if n == 1 {
-                    "1 distinct trace".to_owned()
-                } else {
-                    format!("{n} distinct traces")
-                };
-                let known = match (n, f) {
-                    (1, 1) => "diagnosed".to_owned(),
-                    (1, _) => "no known diagnosis".to_owned(),
-                    (_, f) => format!("{f} with a diagnosis"),
-                };
+            Some(model) if model.traces.is_empty() => m.status_no_trace.to_owned(),
+            Some(model) => {
+                let n = model.total_traces;
                 let ms = state.timings.diagnose_ms;
-                let stacks = m
+                let stacks = model
                     .index
                     .iter()
                     .filter(|r| r.what.starts_with("thread "))
                     .count();
-                if m.threads > 0 && stacks == n {
-                    format!(
-                        "Thread dump: {}, {} — {ms:.1} ms.",
-                        crate::wording::plural(m.threads, "thread", "threads"),
-                        crate::wording::plural(n, "distinct stack", "distinct stacks")
-                    )
+                if model.threads > 0 && stacks == n {
+                    l.done_thread_dump(model.threads, n, ms)
                 } else {
-                    format!("{traces} read, {known} — {ms:.1} ms.")
+                    l.done(n, model.diagnosed_traces, ms)
                 }
             }
             None => String::new(),
@@ -612,15 +668,20 @@ fn page() -> Html {
     };
 
     html! {
-        <>
+        <ContextProvider<Lang> context={l}>
         <header class="top">
             <h1><span class="logo" aria-hidden="true">{"⚕"}</span>{" Trace Doctor"}</h1>
-            <nav class="site-nav" aria-label="Pages">
-                <Link<Route> to={Route::Home} classes={classes!((route == Route::Home).then_some("current"))}>{"Diagnose"}</Link<Route>>
-                <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ format!("Rules ({})", crate::rules::catalogue().len()) }</Link<Route>>
+            <nav class="site-nav" aria-label={m.nav_label}>
+                <Link<Route> to={Route::Home} classes={classes!((route == Route::Home).then_some("current"))}>{ m.nav_diagnose }</Link<Route>>
+                <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ l.nav_rules(crate::rules::catalogue().len()) }</Link<Route>>
             </nav>
             <keys::ShortcutsButton help={help.clone()} />
-            <p class="tagline">{"Paste a Flink or JVM stack trace: the root cause, the frames that matter, and the fix. Runs entirely in your browser; nothing is sent anywhere."}</p>
+            <div class="lang-switch" role="group" aria-label={m.lang_switch_label}>
+                <button type="button" id="lang-zh" lang="zh-CN" aria-pressed={(l == Lang::Zh).to_string()} onclick={on_lang(Lang::Zh)}>{"中文"}</button>
+                <span aria-hidden="true">{" / "}</span>
+                <button type="button" id="lang-en" lang="en" aria-pressed={(l == Lang::En).to_string()} onclick={on_lang(Lang::En)}>{"English"}</button>
+            </div>
+            <p class="tagline">{ m.tagline }</p>
         </header>
         if *help {
             <keys::ShortcutsHelp help={help.clone()} />
@@ -633,14 +694,14 @@ fn page() -> Html {
                     // `#/s/` with nothing after it: a share link cut right after its route.
                     _ if web_sys::window().and_then(|w| w.location().hash().ok()).is_some_and(|h| h.starts_with("#/s")) => html! {
                         <section class="catalog" role="alert">
-                            <h2>{"This share link is empty"}</h2>
-                            <p>{"The link ends right after #/s/: the trace it should carry was cut off (mail clients cut long links). Ask for the link again, or for the trace itself. "}<Link<Route> to={Route::Home}>{"Go to the diagnoser"}</Link<Route>>{" (your own text is there as you left it)."}</p>
+                            <h2>{ m.empty_link_heading }</h2>
+                            <p>{ m.empty_link_body }<Link<Route> to={Route::Home}>{ m.go_to_diagnoser }</Link<Route>>{ m.own_text_kept }</p>
                         </section>
                     },
                     _ => html! {
                         <section class="catalog" role="alert">
-                            <h2>{"Page not found"}</h2>
-                            <p>{"This link points to no page of Trace Doctor. "}<Link<Route> to={Route::Home}>{"Go to the diagnoser"}</Link<Route>>{" or "}<Link<Route> to={Route::Rules}>{"browse the rules"}</Link<Route>>{"."}</p>
+                            <h2>{ m.not_found_heading }</h2>
+                            <p>{ m.not_found_body }<Link<Route> to={Route::Home}>{ m.go_to_diagnoser }</Link<Route>>{ m.or }<Link<Route> to={Route::Rules}>{ m.browse_rules }</Link<Route>>{ m.full_stop }</p>
                         </section>
                     },
                 } }
@@ -648,18 +709,18 @@ fn page() -> Html {
         }
         <main id="diagnoser" class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
             <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
-            <section class="result" aria-label="Diagnosis">
+            <section class="result" aria-label={m.result_label}>
                 if let Some(n) = &*notice {
                     <div id="link-notice" class={classes!("link-notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>
                         <p>{ &n.message }</p>
-                        <button type="button" onclick={{ let notice = notice.clone(); Callback::from(move |_: MouseEvent| notice.set(None)) }}>{"Dismiss"}</button>
+                        <button type="button" onclick={{ let notice = notice.clone(); Callback::from(move |_: MouseEvent| notice.set(None)) }}>{ m.dismiss }</button>
                     </div>
                 }
                 <p id="status" class={classes!("status", state.status.as_str())} data-state={state.status.as_str()} role="status" aria-live="polite"
                     aria-busy={(state.status == Status::Working).then_some("true")}>{ status_text }</p>
                 // A bar for the big inputs the worker reads (a small one is done before it shows).
                 if state.status == Status::Working && state.input.len() >= WORKER_MIN_BYTES {
-                    <progress id="progress" class="work" max="100" aria-label="Diagnosis progress"
+                    <progress id="progress" class="work" max="100" aria-label={m.progress_label}
                         value={percent(state.progress).map(|p| p.to_string())}></progress>
                 }
                 <div class={classes!("results", (state.status != Status::Done).then_some("stale"))}
@@ -673,9 +734,9 @@ fn page() -> Html {
             </section>
         </main>
         <footer class="foot">
-            <p>{"Trace Doctor parses the text in this page with WebAssembly. Diagnoses cite Flink's docs and JIRA; check them against your version."}</p>
+            <p>{ m.footer }</p>
         </footer>
-        </>
+        </ContextProvider<Lang>>
     }
 }
 
@@ -763,21 +824,25 @@ fn own_text_restorable() -> bool {
 /// Reads a share link's payload: the text to put in the input (all of it, or what could be
 /// restored from a damaged link) and what to tell the person.
 fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
+    let m = lang().msgs();
     match crate::share::link::decode(payload) {
         Ok(state) => {
             let message = if state.left_out.is_empty() {
                 format!(
-                    "Opened from a share link: the trace below came with the link.{}",
+                    "{}{}",
+                    m.link_opened,
                     if own_text_restorable() {
-                        " Your own text is one click away (Restore previous text)."
+                        m.link_own_text
                     } else {
                         ""
                     }
                 )
             } else {
                 format!(
-                    "Opened from a shortened share link: it leaves out {}. Ask for the whole trace if those parts matter.",
-                    state.left_out.join("; ")
+                    "{}{}{}",
+                    m.link_shortened,
+                    state.left_out.join("; "),
+                    m.link_shortened_end
                 )
             };
             (
@@ -792,11 +857,11 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
         Err(e) => {
             let text = e.recovered().map(|r| r.state.text.clone());
             let kept = if text.is_some() && own_text_restorable() {
-                " The part that could be read is in the input below; your own text is one click away (Restore previous text)."
+                m.link_partial_restorable
             } else if text.is_some() {
-                " The part that could be read is in the input below."
+                m.link_partial
             } else {
-                " Your own text is left as it was."
+                m.link_nothing
             };
             (
                 text,
@@ -823,23 +888,28 @@ fn percent(progress: Option<progress::Stage>) -> Option<usize> {
 
 /// "Diagnosing 10.2 MB… 40%": the size, then what the worker reported (stages it cannot measure
 /// are named, not given a made-up percentage).
-fn working_text(bytes: usize, progress: Option<progress::Stage>) -> String {
+fn working_text(bytes: usize, progress: Option<progress::Stage>, lang: Lang) -> String {
     let size = if bytes >= 1_000_000 {
         format!("{:.1} MB", bytes as f64 / 1_000_000.0)
     } else {
         format!("{} KB", bytes.div_ceil(1000))
     };
     match progress {
-        None => format!("Diagnosing {size}…"),
-        Some(progress::Stage::Reading) => format!("Diagnosing {size}… reading the traces"),
-        Some(progress::Stage::Matching { done, total }) => format!(
-            "Diagnosing {size}… {}% — matching rules: {done} of {total} traces",
-            percent(progress).unwrap_or(100)
-        ),
-        Some(progress::Stage::Building) => {
-            format!("Diagnosing {size}… 100% — preparing the result")
+        None => lang.diagnosing(&size),
+        Some(progress::Stage::Reading) => lang.diagnosing_reading(&size),
+        Some(progress::Stage::Matching { done, total }) => {
+            lang.diagnosing_matching(&size, percent(progress).unwrap_or(100), done, total)
         }
+        Some(progress::Stage::Building) => lang.diagnosing_building(&size),
     }
+}
+
+/// The route in the address bar now (for the tab's title when the language changes).
+fn route_now() -> Route {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    Route::recognize(hash.trim_start_matches('#')).unwrap_or(Route::Home)
 }
 
 /// Properties of [`Results`].
@@ -865,29 +935,27 @@ impl PartialEq for ResultsProps {
 #[function_component(Results)]
 fn results(props: &ResultsProps) -> Html {
     let model = &props.model;
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let m = lang.msgs();
     let share = || html! { <share::Share text={props.text.clone()} /> };
     if model.traces.is_empty() {
         return html! {
             <div class="no-trace" role="note">
-                <h2>{"No stack trace found"}</h2>
-                <p>{"Trace Doctor looks for frame lines such as "}<code>{"at org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)"}</code>{" under an exception line such as "}<code>{"java.io.IOException: …"}</code>{"."}</p>
-                <p>{"Paste the whole trace, including the lines that start with \"at\" and \"Caused by:\". Your text is kept as you typed it."}</p>
+                <h2>{ m.no_trace_heading }</h2>
+                <p>{ m.no_trace_looks_for }<code>{"at org.apache.flink.runtime.taskmanager.Task.run(Task.java:566)"}</code>{ m.no_trace_under }<code>{"java.io.IOException: …"}</code>{ m.full_stop }</p>
+                <p>{ m.no_trace_paste }</p>
             </div>
         };
     }
     html! {
         <>
         { for model.deadlocks.iter().map(|line| html! {
-            <p class="deadlock" role="alert">{ format!("The thread dump reports a Java-level deadlock (line {line}): the threads it names are below, with their states and the locks they wait for in the text.") }</p>
+            <p class="deadlock" role="alert">{ lang.deadlock(*line) }</p>
         }) }
         if model.index.len() > 1 {
             <details class="trace-index" open={model.index.len() <= 12}>
                 <summary>{
-                    if model.index.iter().all(|r| r.what.starts_with("thread ")) {
-                        format!("{} distinct thread stacks, blocked and Flink task threads first", model.total_traces)
-                    } else {
-                        format!("{} distinct traces in this text, most interesting first", model.total_traces)
-                    }
+                    lang.index_summary(model.total_traces, model.index.iter().all(|r| r.what.starts_with("thread ")))
                 }</summary>
                 <ol>
                     { for model.index.iter().map(|r| html! {
@@ -897,7 +965,7 @@ fn results(props: &ResultsProps) -> Html {
                             } else {
                                 <code>{ &r.what }</code>
                             }
-                            <span class="line">{ format!(" line {}", r.line) }</span>
+                            <span class="line">{ lang.line_no(r.line) }</span>
                             if r.occurrences > 1 {
                                 <span class="count">{ format!(" ×{}", r.occurrences) }</span>
                             }
@@ -906,10 +974,10 @@ fn results(props: &ResultsProps) -> Html {
                     }) }
                 </ol>
                 if model.total_traces > model.index.len() {
-                    <p class="hidden-traces">{ format!("… and {} more, not listed.", model.total_traces - model.index.len()) }</p>
+                    <p class="hidden-traces">{ lang.index_not_listed(model.total_traces - model.index.len()) }</p>
                 }
                 if model.hidden_traces > 0 {
-                    <p class="hidden-traces">{ format!("The first {} are shown in full below; paste a smaller part of the text to see one of the others.", model.traces.len()) }</p>
+                    <p class="hidden-traces">{ lang.index_first_shown(model.traces.len()) }</p>
                 }
             </details>
         }
@@ -918,7 +986,7 @@ fn results(props: &ResultsProps) -> Html {
         }) }
         if !model.problems.is_empty() {
             <details class="problems">
-                <summary>{ format!("{} part{} of the text could not be read fully", model.problems.len(), if model.problems.len() == 1 { "" } else { "s" }) }</summary>
+                <summary>{ lang.problems(model.problems.len()) }</summary>
                 <ul>{ for model.problems.iter().take(100).map(|(line, msg)| html! { <li>{ format!("line {line}: {msg}") }</li> }) }</ul>
             </details>
         }

@@ -5,7 +5,7 @@
 //! a new tab starts from). [`KEY`] holds the input, [`PREVIOUS_KEY`] the text "Restore previous
 //! text" brings back, [`BORROWED_KEY`] whether the input is a link's or an example's text left
 //! unedited. Texts over [`MAX_BYTES`] are not kept (browsers allow about 5 MB per origin), and
-//! the page says so.
+//! the page says so. [`LANG_KEY`] keeps the language chosen with the header's switch.
 
 use gloo::storage::{LocalStorage, SessionStorage, Storage};
 use std::hash::{Hash, Hasher};
@@ -142,4 +142,19 @@ pub fn mark_borrowed(text: Option<&str>) {
 /// Whether `text` is the one last put in from a link or an example (see [`mark_borrowed`]).
 pub fn is_borrowed(text: &str) -> bool {
     fetch(BORROWED_KEY).is_some_and(|f| f == fingerprint(text))
+}
+
+/// The storage key of the language the person chose with the header's switch (`en`, `zh`).
+pub const LANG_KEY: &str = "trace-doctor.lang";
+
+/// The language chosen with the switch, kept in this browser (`localStorage`), if any.
+pub fn load_lang() -> Option<crate::lang::Lang> {
+    LocalStorage::get::<String>(LANG_KEY)
+        .ok()
+        .and_then(|c| crate::lang::Lang::from_code(&c))
+}
+
+/// Keeps the language chosen with the switch; a refusing browser only forgets it on reload.
+pub fn save_lang(lang: crate::lang::Lang) {
+    let _ = LocalStorage::set(LANG_KEY, lang.code());
 }

@@ -2,6 +2,7 @@
 //! (and past 2,000 characters a shorter link and the rule's page), and the replies for mail and
 //! GitHub. It renders [`crate::sharing::SharePanel`], built when the panel is opened.
 
+use crate::lang::Lang;
 use crate::sharing::{self, SharePanel};
 use crate::wording::plural;
 use std::rc::Rc;
@@ -72,14 +73,16 @@ fn base_url() -> String {
 #[function_component(Share)]
 pub fn share(props: &Props) -> Html {
     let stale = use_context::<Stale>().is_some_and(|s| s.0);
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let m = lang.msgs();
     let open = use_state(|| false);
     let redact = use_state(|| true);
     let clipboard = use_clipboard();
     let panel = {
-        let key = ((*open).then(|| props.text.clone()), *redact);
-        use_memo(key, |(text, redact)| {
+        let key = ((*open).then(|| props.text.clone()), *redact, lang);
+        use_memo(key, |(text, redact, lang)| {
             text.as_ref()
-                .map(|t| sharing::build(t, &base_url(), *redact, view_options()))
+                .map(|t| sharing::build_in(t, &base_url(), *redact, view_options(), *lang))
         })
     };
     let ontoggle = {
@@ -116,21 +119,21 @@ pub fn share(props: &Props) -> Html {
     };
     let copied = |text: &str| -> Html {
         if clipboard.text.as_deref() == Some(text) {
-            html! { <span class="copied" role="status">{" Copied."}</span> }
+            html! { <span class="copied" role="status">{ m.copied }</span> }
         } else if *waited && asked.as_deref() == Some(text) {
-            html! { <span class="copy-failed" role="alert">{" The browser did not let the page copy: select the text and copy it by hand."}</span> }
+            html! { <span class="copy-failed" role="alert">{ m.copy_failed }</span> }
         } else {
             html! {}
         }
     };
     let body = match panel.as_ref() {
         None => html! {},
-        Some(Err(why)) => html! { <p class="share-note" role="note">{ why.to_string() }</p> },
-        Some(Ok(p)) => panel_view(p, *redact, stale, on_redact, &copy, &copied),
+        Some(Err(why)) => html! { <p class="share-note" role="note">{ why.message(lang) }</p> },
+        Some(Ok(p)) => panel_view(p, *redact, stale, on_redact, &copy, &copied, lang),
     };
     html! {
         <details class="share" id="share" {ontoggle}>
-            <summary>{"Share: a link, or a reply for the mailing list or GitHub"}</summary>
+            <summary>{ m.share_summary }</summary>
             { body }
         </details>
     }
@@ -143,10 +146,27 @@ fn panel_view(
     on_redact: Callback<Event>,
     copy: &dyn Fn(String) -> Callback<MouseEvent>,
     copied: &dyn Fn(&str) -> Html,
+    lang: Lang,
 ) -> Html {
+    let m = lang.msgs();
     let what = if p.summary.is_empty() {
-        "Nothing to hide was found (host names, IP and e-mail addresses, home paths, ids, secrets)."
-            .to_owned()
+        m.nothing_to_hide.to_owned()
+    } else if lang == Lang::Zh {
+        let kinds: Vec<String> = p
+            .summary
+            .iter()
+            .map(|k| k.kind.count_label(k.count))
+            .collect();
+        format!(
+            "{} 个值{}：{}。",
+            p.redaction_count,
+            if redact {
+                "已在链接和回复中替换"
+            } else {
+                "将会被替换"
+            },
+            kinds.join(", ")
+        )
     } else {
         let kinds: Vec<String> = p
             .summary
@@ -168,18 +188,18 @@ fn panel_view(
     html! {
         <fieldset class="share-body" disabled={stale}>
             if stale {
-                <legend class="share-note">{"Updating for the text you changed…"}</legend>
+                <legend class="share-note">{ m.share_updating }</legend>
             }
             <fieldset class="redaction">
-                <legend>{"Before sharing"}</legend>
+                <legend>{ m.before_sharing }</legend>
                 <label><input type="checkbox" id="redact" checked={redact} onchange={on_redact} />
-                    {" Hide host names, IP and e-mail addresses, home paths, ids, tokens and passwords"}</label>
+                    { m.hide_label }</label>
                 <p id="redaction-summary">{ what }</p>
                 if !p.preview.is_empty() {
                     <details class="redaction-preview">
-                        <summary>{"Preview what is replaced"}</summary>
+                        <summary>{ m.preview_summary }</summary>
                         <table>
-                            <thead><tr><th scope="col">{"Line"}</th><th scope="col">{"What"}</th><th scope="col">{"In your text"}</th><th scope="col">{"In the link"}</th></tr></thead>
+                            <thead><tr><th scope="col">{ m.col_line }</th><th scope="col">{ m.col_what }</th><th scope="col">{ m.col_in_text }</th><th scope="col">{ m.col_in_link }</th></tr></thead>
                             <tbody>
                                 { for p.preview.iter().map(|r| html! {
                                     <tr><td>{ r.line }</td><td>{ r.label }</td><td><code>{ &r.original }</code></td><td><code>{ &r.replacement }</code></td></tr>
@@ -187,65 +207,61 @@ fn panel_view(
                             </tbody>
                         </table>
                         if p.redaction_count > p.preview.len() {
-                            <p>{ format!("… and {} more.", p.redaction_count - p.preview.len()) }</p>
+                            <p>{ lang.and_more(p.redaction_count - p.preview.len()) }</p>
                         }
                     </details>
                 }
             </fieldset>
             <div class="share-link">
-                <label for="share-link">{"Link to this page with the trace in it (kept in the link's #fragment: no server sees it)"}</label>
+                <label for="share-link">{ m.link_label }</label>
                 <div class="row">
                     <input id="share-link" type="text" readonly=true value={o.link.clone()} />
-                    <button type="button" id="copy-link" onclick={copy(o.link.clone())}>{"Copy link"}</button>
+                    <button type="button" id="copy-link" onclick={copy(o.link.clone())}>{ m.copy_link }</button>
                     { copied(&o.link) }
                 </div>
                 if !o.link.starts_with('#') && crate::share::link::local_only(&o.link) {
-                    <p class="share-note warn" id="local-link-note">{"This page is served from this machine (or a private network), so the link opens only here: others cannot open it. Send the reply's text, or open the page from its public address to make a link for others."}</p>
+                    <p class="share-note warn" id="local-link-note">{ m.local_link_note }</p>
                 }
                 if o.link.starts_with('#') {
-                    <p class="share-note" id="file-link-note">{"This page was opened from a file, so the link is only the part from # on: your file's folder stays out of it. Add it to the address of a Trace Doctor page on the web, or to this file's address on a machine that has it."}</p>
+                    <p class="share-note" id="file-link-note">{ m.file_link_note }</p>
                 }
                 <p id="link-length" class={classes!((o.length > crate::share::link::MAIL_SAFE_LENGTH).then_some("warn"))}>{
-                    if o.length > crate::share::link::MAIL_SAFE_LENGTH {
-                        format!("{} characters: mail clients often break links longer than 2,000.", o.length)
-                    } else {
-                        format!("{} characters.", o.length)
-                    }
+                    lang.link_length(o.length, o.length > crate::share::link::MAIL_SAFE_LENGTH)
                 }</p>
                 if let Some(s) = &o.shorter {
-                    <p>{ format!("A shorter link ({} characters) keeps only what matters; it leaves out {}.", s.length, s.left_out.join("; ")) }</p>
+                    <p>{ lang.shorter_link(s.length, &s.left_out.join("; ")) }</p>
                     <div class="row">
-                        <button type="button" id="copy-short-link" onclick={copy(s.link.clone())}>{"Copy the shorter link"}</button>
+                        <button type="button" id="copy-short-link" onclick={copy(s.link.clone())}>{ m.copy_short_link }</button>
                         { copied(&s.link) }
                     </div>
                 }
                 if let Some(c) = &o.catalog {
                     <div class="row">
-                        <button type="button" id="copy-catalog-link" onclick={copy(c.clone())}>{"Copy a link to the rule's page (no trace in it)"}</button>
+                        <button type="button" id="copy-catalog-link" onclick={copy(c.clone())}>{ m.copy_catalog_link }</button>
                         { copied(c) }
                     </div>
                 }
             </div>
             <div class="digests">
-                <p>{"A short reply, as a committer writes it: the diagnosis, the decisive lines, the best fix, a question to confirm it, and the link:"}</p>
+                <p>{ m.short_reply_intro }</p>
                 <div class="row">
-                    <button type="button" id="copy-plain" onclick={copy(p.plain_text.clone())}>{"Copy as plain text (mail)"}</button>
+                    <button type="button" id="copy-plain" onclick={copy(p.plain_text.clone())}>{ m.copy_plain }</button>
                     { copied(&p.plain_text) }
-                    <button type="button" id="copy-markdown" onclick={copy(p.markdown.clone())}>{"Copy as Markdown (GitHub)"}</button>
+                    <button type="button" id="copy-markdown" onclick={copy(p.markdown.clone())}>{ m.copy_markdown }</button>
                     { copied(&p.markdown) }
-                    <button type="button" id="copy-jira" onclick={copy(p.jira.clone())}>{"Copy as JIRA markup"}</button>
+                    <button type="button" id="copy-jira" onclick={copy(p.jira.clone())}>{ m.copy_jira }</button>
                     { copied(&p.jira) }
                 </div>
                 <details>
-                    <summary>{"Show the reply"}</summary>
+                    <summary>{ m.show_reply }</summary>
                     <pre id="digest-plain" class="digest" tabindex="0">{ &p.plain_text }</pre>
                 </details>
                 <details id="long-reply">
-                    <summary>{"The long reply: every trace, all fixes, what does not help"}</summary>
+                    <summary>{ m.long_reply_summary }</summary>
                     <div class="row">
-                        <button type="button" id="copy-plain-long" onclick={copy(p.plain_text_long.clone())}>{"Copy the long reply (mail)"}</button>
+                        <button type="button" id="copy-plain-long" onclick={copy(p.plain_text_long.clone())}>{ m.copy_plain_long }</button>
                         { copied(&p.plain_text_long) }
-                        <button type="button" id="copy-markdown-long" onclick={copy(p.markdown_long.clone())}>{"Copy the long reply as Markdown"}</button>
+                        <button type="button" id="copy-markdown-long" onclick={copy(p.markdown_long.clone())}>{ m.copy_markdown_long }</button>
                         { copied(&p.markdown_long) }
                     </div>
                     <pre id="digest-plain-long" class="digest" tabindex="0">{ &p.plain_text_long }</pre>

@@ -174,7 +174,7 @@ impl Reducible for State {
             {
                 let start = now();
                 let diagnosis = crate::diagnose(&self.input);
-                let model = view::build(&self.input, &diagnosis);
+                let model = view::build_lang(&self.input, &diagnosis, "", super::lang());
                 let diagnose_ms = match (start, now()) {
                     (Some(a), Some(b)) => b - a,
                     _ => 0.0,

@@ -19,61 +19,59 @@ pub struct Props {
 #[function_component(TraceCard)]
 pub fn trace_card(props: &Props) -> Html {
     let t = &props.trace;
-    let seen = match (t.occurrences, &t.thread) {
-        (1, _) => String::new(),
-        (n, Some(_)) => format!(" · {n} threads with this stack"),
-        (n, None) => format!(" · seen {n} times"),
-    };
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
+    let m = lang.msgs();
     // A trace on one line of the input (REST JSON) says no line range: it would read "1–1".
-    let lines = if t.numbered {
-        format!(" · lines {}–{}", t.lines.0, t.lines.1)
-    } else {
-        String::new()
-    };
+    let heading = lang.trace_heading(
+        t.number,
+        t.thread.is_some(),
+        t.numbered.then_some(t.lines),
+        (t.occurrences, t.thread.is_some()),
+    );
     html! {
-        <article class="trace" id={t.dom_id.clone()} aria-label={format!("Trace {}", t.number)}>
-            <h2 class="trace-head">{ format!("{} {}{lines}{seen}", if t.thread.is_some() { "Stack" } else { "Trace" }, t.number) }</h2>
+        <article class="trace" id={t.dom_id.clone()} aria-label={lang.trace_label(t.number)}>
+            <h2 class="trace-head">{ heading }</h2>
             if let Some(cut) = &t.cut {
                 <p class={classes!("cut-note", t.cut_certain.then_some("certain"))} role="note">{ bold_lead(cut) }</p>
             }
             if let Some((name, state)) = &t.thread {
                 <section class="finding none thread">
-                    <h3>{ format!("Thread \"{name}\"") }</h3>
-                    <p>{ format!("State: {}", state.as_deref().unwrap_or("not printed")) }</p>
-                    { no_rule_answer(t.answer.as_ref()) }
+                    <h3>{ lang.thread_heading(name) }</h3>
+                    <p>{ lang.thread_state(state.as_deref()) }</p>
+                    { no_rule_answer(t.answer.as_ref(), m.no_rule_answer_label) }
                 </section>
             } else if t.findings.is_empty() {
                 <section class="finding none" data-answer={t.answer.as_ref().map(|(id, _)| id.clone())}>
-                    <h3>{"No known diagnosis"}</h3>
-                    <p>{ if t.cut_certain { "Last exception printed (the root cause is not in the text): " } else { "Root cause: " } }<code>{ &t.root_cause }</code></p>
-                    { no_rule_answer(t.answer.as_ref()) }
+                    <h3>{ m.no_known_diagnosis }</h3>
+                    <p>{ if t.cut_certain { m.last_printed_label } else { m.root_cause_label } }<code>{ &t.root_cause }</code></p>
+                    { no_rule_answer(t.answer.as_ref(), m.no_rule_answer_label) }
                     if let Some(terms) = &t.search_terms {
-                        <p class="search-terms">{"Search for "}<code>{ terms }</code>{" in: "}
+                        <p class="search-terms">{ m.search_for }<code>{ terms }</code>{ m.search_in }
                             { for t.searches.iter().enumerate().map(|(k, (label, url))| html! {
                                 <>{ if k > 0 { ", " } else { "" } }<a href={url.clone()} target="_blank" rel="noopener noreferrer">{ label }</a></>
                             }) }
                         </p>
                         <details class="what-to-send">
-                            <summary>{"What settles it: send these with your question"}</summary>
+                            <summary>{ m.settles_summary }</summary>
                             <ul>
-                                <li>{"Your Flink version, and the versions of the connectors and libraries in the trace."}</li>
-                                <li>{"The whole trace, down to its last \"Caused by:\", and the JobManager and TaskManager logs around the failure (the first error, not only the last)."}</li>
-                                <li>{"What the job does at the operator that failed: the function or SQL, and what changed before it started failing."}</li>
+                                <li>{ m.settles_versions }</li>
+                                <li>{ m.settles_logs }</li>
+                                <li>{ m.settles_job }</li>
                             </ul>
                         </details>
                     }
                     if !t.flink && t.answer.is_none() {
-                        <p>{"This trace shows no Flink code, and no general JVM rule matches it. The root cause and where it was thrown are shown first below."}</p>
+                        <p>{ m.not_flink }</p>
                     }
                     if let Some(e) = t.flink_evidence.first() {
-                        <p class="evidence">{"Read as Flink's: "}{ crate::app::code_spans(e) }</p>
+                        <p class="evidence">{ m.read_as_flink }{ crate::app::code_spans(e) }</p>
                     }
                 </section>
             }
             { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} dom={AttrValue::from(format!("{}-f{i}", t.dom_id))} /> }) }
             { props.children.clone() }
             if !t.facts.is_empty() {
-                <section class="facts" aria-label="Read from the trace">
+                <section class="facts" aria-label={m.facts_label}>
                     <dl class="context">
                         { for t.facts.iter().map(|f| html! {
                             <div class="fact" data-fact={f.key.clone()}>
@@ -84,7 +82,7 @@ pub fn trace_card(props: &Props) -> Html {
                     </dl>
                     if !t.version_reasons.is_empty() {
                         <details class="version-reasons">
-                            <summary>{"How the version was read"}</summary>
+                            <summary>{ m.version_how }</summary>
                             <ul>{ for t.version_reasons.iter().map(|r| html! { <li>{ r }</li> }) }</ul>
                         </details>
                     }
@@ -107,12 +105,12 @@ fn bold_lead(s: &str) -> Html {
 
 /// The no-rule answer's paragraphs (`crate::answer::sentences`), under a thread's state or the
 /// "No known diagnosis" root cause; nothing without an answer.
-fn no_rule_answer(answer: Option<&(String, Vec<String>)>) -> Html {
+fn no_rule_answer(answer: Option<&(String, Vec<String>)>, label: &'static str) -> Html {
     let Some((_, sentences)) = answer else {
         return Html::default();
     };
     html! {
-        <div class="no-rule-answer" aria-label="What the frames show (not a rule)">
+        <div class="no-rule-answer" aria-label={label}>
             { for sentences.iter().map(|s| html! { <p>{ crate::app::code_spans(&s.replace("**", "")) }</p> }) }
         </div>
     }

@@ -5,7 +5,8 @@
 //! instantiates the module, whose start function (`main` in `src/bin/web.rs`) sees no `window`
 //! and calls [`run_in_worker`]. Messages are small arrays:
 //!
-//! - page → worker: `[glue_url, module]` once (read by `worker.js`), then `[generation, text]`;
+//! - page → worker: `[glue_url, module]` once (read by `worker.js`), then
+//!   `[generation, text, lang]` (`lang`: 1 for Chinese, else English);
 //! - worker → page: `[0]` ready, `[1, generation, stage, done, total]` progress,
 //!   `[2, generation, model_bytes, diagnose_ms]` result (the bytes of [`super::wire`], transferred),
 //!   `[3, reason]` when `worker.js` could not load the module.
@@ -69,7 +70,12 @@ pub fn run_in_worker() {
         if let Ok(bytes) = data.get(1).dyn_into::<Uint8Array>() {
             let text = String::from_utf8(bytes.to_vec())
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            diagnose_and_reply(&reply, generation, &text);
+            let lang = if num(&data.get(2)) == 1.0 {
+                crate::lang::Lang::Zh
+            } else {
+                crate::lang::Lang::En
+            };
+            diagnose_and_reply(&reply, generation, &text, lang);
         }
     });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
@@ -80,7 +86,12 @@ pub fn run_in_worker() {
     let _ = scope.post_message(&Array::of1(&READY.into()));
 }
 
-fn diagnose_and_reply(scope: &DedicatedWorkerGlobalScope, generation: f64, text: &str) {
+fn diagnose_and_reply(
+    scope: &DedicatedWorkerGlobalScope,
+    generation: f64,
+    text: &str,
+    lang: crate::lang::Lang,
+) {
     let start = now_ms();
     let mut last: Option<(u32, f64)> = None;
     let mut report = |stage: Stage| {
@@ -106,7 +117,7 @@ fn diagnose_and_reply(scope: &DedicatedWorkerGlobalScope, generation: f64, text:
     };
     let diagnosis = progress::diagnose_with_progress(text, &mut report);
     report(Stage::Building);
-    let model = crate::view::build(text, &diagnosis);
+    let model = crate::view::build_lang(text, &diagnosis, "", lang);
     drop(diagnosis);
     let bytes = wire::encode(&model);
     let array = Uint8Array::from(&bytes[..]);
@@ -156,7 +167,8 @@ struct Live {
 impl Live {
     /// Sends `text` (a `Uint8Array` of UTF-8, whose buffer is transferred, not copied).
     fn send(&mut self, generation: u64, text: JsValue) {
-        let msg = Array::of2(&(generation as f64).into(), &text);
+        let lang = f64::from(u8::from(super::lang() == crate::lang::Lang::Zh));
+        let msg = Array::of3(&(generation as f64).into(), &text, &lang.into());
         let buffer = text.unchecked_ref::<Uint8Array>().buffer();
         match self
             .worker

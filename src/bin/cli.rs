@@ -23,6 +23,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::process::ExitCode;
+use trace_doctor::lang::Lang;
 use trace_doctor::share::link;
 use trace_doctor::{digest, redact, report};
 
@@ -35,6 +36,15 @@ use trace_doctor::{digest, redact, report};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LangArg {
+    /// English.
+    En,
+    /// Simplified Chinese.
+    Zh,
 }
 
 #[derive(Subcommand)]
@@ -50,6 +60,10 @@ enum Command {
         /// `digest-markdown`).
         #[arg(long)]
         link: Option<String>,
+        /// Language of the replies and of the rules' prose where a rule has a translation:
+        /// `en` (default) or `zh` (Simplified Chinese).
+        #[arg(long, value_enum, default_value_t = LangArg::En)]
+        lang: LangArg,
     },
     /// Make or read a share link (the whole text in the link's `#` fragment, compressed).
     Link {
@@ -359,7 +373,16 @@ fn main() -> ExitCode {
         Command::Link {
             action: LinkAction::Read { link, json },
         } => link_read(&link, json),
-        Command::Diagnose { file, format, link } => {
+        Command::Diagnose {
+            file,
+            format,
+            link,
+            lang,
+        } => {
+            let lang = match lang {
+                LangArg::En => Lang::En,
+                LangArg::Zh => Lang::Zh,
+            };
             let input = match read_input(file.as_deref()) {
                 Ok(s) => s,
                 Err(e) => {
@@ -368,7 +391,7 @@ fn main() -> ExitCode {
                 }
             };
             let diagnosis = trace_doctor::diagnose(&input);
-            let report = report::build(&input, &diagnosis);
+            let report = report::build_in(&input, &diagnosis, lang);
             match format {
                 Format::Json => match serde_json::to_string_pretty(&report) {
                     Ok(json) => println!("{json}"),
@@ -379,12 +402,16 @@ fn main() -> ExitCode {
                 },
                 Format::Text => print!("{}", report::render_text(&report)),
                 Format::Markdown => print!("{}", report::render_markdown(&report)),
-                Format::Digest => print!("{}", digest::plain_text(&report, link.as_deref())),
-                Format::DigestMarkdown => {
-                    print!("{}", digest::markdown(&report, link.as_deref()))
-                }
+                Format::Digest => print!(
+                    "{}",
+                    digest::plain_text_of(&digest::digest_in(&report, link.as_deref(), lang))
+                ),
+                Format::DigestMarkdown => print!(
+                    "{}",
+                    digest::markdown_of(&digest::digest_in(&report, link.as_deref(), lang))
+                ),
                 Format::Reply | Format::ReplyMarkdown | Format::ReplyJira => {
-                    let told = digest::digest(&report, link.as_deref());
+                    let told = digest::digest_in(&report, link.as_deref(), lang);
                     print!(
                         "{}",
                         match format {

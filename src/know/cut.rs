@@ -110,41 +110,45 @@ impl Cut {
 }
 
 impl Cut {
+    /// The names [`Cut::sentence`] quotes: the last printed throwable's simple class name, and
+    /// the start of its message (60 chars, spaces collapsed, `…` when cut) for a
+    /// [`CutKind::Wrapper`]. For the sentence in another language.
+    pub fn names(&self, trace: &Trace) -> (String, String) {
+        let last = trace.throwables.get(self.last_printed);
+        let simple = last
+            .map(|t| t.class.rsplit('.').next().unwrap_or(&t.class))
+            .unwrap_or("");
+        // Spaces collapsed: a code span holds no line break.
+        let message = last
+            .and_then(|t| t.message.as_deref())
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut start: String = message.chars().take(60).collect();
+        if start.len() < message.len() {
+            start.push('…');
+        }
+        (simple.to_owned(), start)
+    }
+
     /// What the person is told, first: one Markdown paragraph with code spans. `trace` is the
     /// trace the cut was detected on.
     pub fn sentence(&self, trace: &Trace) -> String {
         const REST: &str = "Paste the rest of the trace, down to its last `Caused by:` (the \
             JobManager or TaskManager log holds it whole).";
-        let last = trace.throwables.get(self.last_printed);
-        let simple = last
-            .map(|t| t.class.rsplit('.').next().unwrap_or(&t.class))
-            .unwrap_or("");
+        let (simple, start) = self.names(trace);
         match &self.kind {
             CutKind::CauseNamed { class } => format!(
                 "**This text stops before the root cause.** The last exception printed, \
                  `{simple}`, was thrown because of `{class}` (its message names it), but the \
                  `Caused by: {class}` part is not in the text. {REST}"
             ),
-            CutKind::Wrapper => {
-                // Spaces collapsed: a code span holds no line break.
-                let message = last
-                    .and_then(|t| t.message.as_deref())
-                    .unwrap_or("")
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let start: String = message.chars().take(60).collect();
-                let more = if start.len() < message.len() {
-                    "…"
-                } else {
-                    ""
-                };
-                format!(
-                    "**This text stops before the root cause.** Flink throws \
-                     `{simple}: {start}{more}` only together with the failure that caused it, \
-                     printed below it as `Caused by:`, and that part is not in the text. {REST}"
-                )
-            }
+            CutKind::Wrapper => format!(
+                "**This text stops before the root cause.** Flink throws \
+                 `{simple}: {start}` only together with the failure that caused it, \
+                 printed below it as `Caused by:`, and that part is not in the text. {REST}"
+            ),
             CutKind::MidFrame => "**The text ends in the middle of a frame line.** Whatever \
                 was printed after it is missing: if more `Caused by:` lines followed, the real \
                 cause is among them. If the trace went on, paste the rest."

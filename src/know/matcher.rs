@@ -116,6 +116,12 @@ pub struct Note {
     pub md: String,
     /// HTML (rendered at build time, frame name escaped).
     pub html: String,
+    /// The step's frame glob as written in the rule (a translation's key for this note).
+    #[serde(skip)]
+    pub step: String,
+    /// The matched frame's `Class.method`, as `{frame}` was filled in.
+    #[serde(skip)]
+    pub frame: String,
 }
 
 fn html_escape(s: &str) -> String {
@@ -408,6 +414,8 @@ fn apply_conditions(
                                         "{frame}",
                                         &format!("<code>{}</code>", html_escape(&name)),
                                     ),
+                                    step: step.source.clone(),
+                                    frame: name,
                                 });
                             }
                             if let Some(role) = &step.role {

@@ -620,6 +620,11 @@ enum Start {
     Thread { line: usize, state: Option<usize> },
 }
 
+/// A CJK unified ideograph (U+4E00–U+9FFF), as Chinese prose is written.
+fn is_cjk_ideograph(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
+}
+
 /// How far a throwable's message may continue below its header line.
 #[derive(Clone, Copy, Debug)]
 enum MessageLines {
@@ -904,6 +909,7 @@ impl<'a> DocParser<'a> {
                 while j < limit {
                     let line = &self.lines[j];
                     let body = self.body(line);
+                    let after_blank = blank_run > 0;
                     blank_run = if line.kind == Kind::Blank {
                         blank_run + 1
                     } else {
@@ -911,6 +917,10 @@ impl<'a> DocParser<'a> {
                     };
                     let stop = line.kind.structural()
                         || blank_run > MAX_BLANK_RUN
+                        // Chinese words after a blank line are the person's, not the message's
+                        // (`查询日志：` under a one-line error in a user-zh mail): Flink's and the
+                        // JDK's messages are English.
+                        || (after_blank && body.chars().any(is_cjk_ideograph))
                         // The closing fence of a Markdown code block ends the error, and so
                         // does the next log line.
                         || body.starts_with("```")
@@ -1706,6 +1716,17 @@ mod tests {
         // The header spans its whole message, for the gutter and the highlights.
         let second = &parsed.traces[1].throwables[0];
         assert!(input[second.header_span.start..second.header_span.end].ends_with("regular join."));
+    }
+
+    #[test]
+    fn chinese_words_after_a_blank_line_end_a_frameless_message() {
+        // tests/corpus/connector/n-cdc14-jdk11-unsafe-monitorenter (apache/flink-cdc#212).
+        let input = "[ERROR] Could not execute SQL statement. Reason:\njava.lang.NoSuchMethodError: 'void sun.misc.Unsafe.monitorEnter(java.lang.Object)'\n\n查询日志：\n\n";
+        let t = &parse(input).traces[0];
+        assert_eq!(
+            t.throwables[0].message.as_deref(),
+            Some("'void sun.misc.Unsafe.monitorEnter(java.lang.Object)'")
+        );
     }
 
     #[test]

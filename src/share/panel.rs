@@ -3,6 +3,7 @@
 //! digests for mail and for GitHub — all from the redacted text when redaction is on. Pure:
 //! the page renders the [`SharePanel`] it returns.
 
+use crate::lang::Lang;
 use crate::share::link;
 use crate::{diagnose, digest, redact, report};
 
@@ -51,6 +52,21 @@ pub enum NotShared {
     TooLarge(usize),
 }
 
+impl NotShared {
+    /// Why, in `lang` (the [`std::fmt::Display`] text is the English).
+    pub fn message(&self, lang: Lang) -> String {
+        match (lang, self) {
+            (Lang::En, _) => self.to_string(),
+            (Lang::Zh, NotShared::Empty) => "请先粘贴一段堆栈：现在还没有可分享的内容。".to_owned(),
+            (Lang::Zh, NotShared::TooLarge(n)) => format!(
+                "这段文本有 {} 字节，超过了链接或回复能携带的 {} 字节。只粘贴你要问的那个堆栈即可分享。",
+                crate::wording::thousands(*n),
+                crate::wording::thousands(MAX_SHARE_BYTES)
+            ),
+        }
+    }
+}
+
 impl std::fmt::Display for NotShared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -73,6 +89,17 @@ pub fn build(
     base: &str,
     redact_first: bool,
     options: link::ViewOptions,
+) -> Result<SharePanel, NotShared> {
+    build_in(text, base, redact_first, options, Lang::En)
+}
+
+/// [`build`] with the replies in `lang`.
+pub fn build_in(
+    text: &str,
+    base: &str,
+    redact_first: bool,
+    options: link::ViewOptions,
+    lang: Lang,
 ) -> Result<SharePanel, NotShared> {
     if text.trim().is_empty() {
         return Err(NotShared::Empty);
@@ -106,19 +133,14 @@ pub fn build(
             .map(|s| s.link.clone())
             .or_else(|| offer.catalog.clone())
     };
-    let report = report::build(&shared, &diagnosis);
-    let mut told = digest::digest(&report, digest_link.as_deref());
+    let report = report::build_in(&shared, &diagnosis, lang);
+    let mut told = digest::digest_in(&report, digest_link.as_deref(), lang);
     // A reply that ends with the shorter link says what the link leaves out.
     told.link_note = offer
         .shorter
         .as_ref()
         .filter(|s| digest_link.as_deref() == Some(s.link.as_str()))
-        .map(|s| {
-            format!(
-                "(The link holds a shortened text: it leaves out {}.)",
-                s.left_out.join("; ")
-            )
-        });
+        .map(|s| lang.shortened_link_note(&s.left_out.join("; ")));
     Ok(SharePanel {
         redacted: redact_first,
         redaction_count: redactions.len(),

@@ -2,6 +2,7 @@
 //! category for `#/rules`, and one rule's page for `#/rules/<id>` (its metadata, what it looks
 //! for in words, its explanation, and its example trace). Knows nothing of Yew.
 
+use crate::lang::Lang;
 use crate::rules::{self, schema::Condition, Rule};
 use crate::view::ExplanationView;
 use serde::{Deserialize, Serialize};
@@ -54,20 +55,22 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn of(rule: &Rule) -> Entry {
+    fn of(rule: &Rule, lang: Lang) -> Entry {
         let d = &rule.def;
+        let text = crate::lang::rule_text(rule, lang);
         Entry {
             id: d.id.clone(),
-            title: d.title.clone(),
+            title: text.title.to_owned(),
             category: d.category.clone(),
             severity: d.severity.clone(),
             platform: d.platform.clone(),
-            versions: d.versions.clone(),
-            summary_html: d.summary.html.clone(),
+            versions: text.versions.to_owned(),
+            summary_html: text.summary.html.clone(),
             search_text: {
                 let mut parts = vec![
                     d.id.clone(),
                     d.title.clone(),
+                    text.title.to_owned(),
                     d.summary.md.clone(),
                     d.versions.clone(),
                 ];
@@ -99,6 +102,11 @@ impl Entry {
 /// Every rule, grouped by category: `(category label, entries by title)`, categories in
 /// [`CATEGORIES`] order, then any other category by name.
 pub fn groups() -> Vec<(String, Vec<Entry>)> {
+    groups_in(Lang::En)
+}
+
+/// [`groups`] with the titles and summaries in `lang` where a rule has a translation.
+pub fn groups_in(lang: Lang) -> Vec<(String, Vec<Entry>)> {
     let mut cats: Vec<&str> = rules::catalogue()
         .iter()
         .map(|r| r.def.category.as_str())
@@ -111,7 +119,7 @@ pub fn groups() -> Vec<(String, Vec<Entry>)> {
             let mut entries: Vec<Entry> = rules::catalogue()
                 .iter()
                 .filter(|r| r.def.category == c)
-                .map(Entry::of)
+                .map(|r| Entry::of(r, lang))
                 .collect();
             entries.sort_by(|a, b| a.title.cmp(&b.title));
             (category_label(c).to_owned(), entries)
@@ -141,10 +149,15 @@ pub struct RulePage {
 
 /// The page of the rule `id`; `None` for an unknown id.
 pub fn rule_page(id: &str) -> Option<RulePage> {
+    rule_page_in(id, Lang::En)
+}
+
+/// [`rule_page`] with the rule's prose in `lang` where it has a translation.
+pub fn rule_page_in(id: &str, lang: Lang) -> Option<RulePage> {
     let rule = rules::by_id(id)?;
     let d = &rule.def;
     Some(RulePage {
-        entry: Entry::of(rule),
+        entry: Entry::of(rule, lang),
         since: d.since.clone(),
         fixed_in: d.fixed_in.clone(),
         conditions: d
@@ -161,7 +174,7 @@ pub fn rule_page(id: &str) -> Option<RulePage> {
                 )
             }))
             .collect(),
-        explanation: ExplanationView::of(rule),
+        explanation: ExplanationView::of_in(rule, lang),
         example_name: d.example.clone().unwrap_or_default(),
         example: rules::example(id).unwrap_or_default().to_owned(),
     })

@@ -112,22 +112,30 @@ pub fn build(def: &Diagram, d: &TraceDiagnosis) -> DiagramView {
     }
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces; a longer word (an
-/// operator name) is cut into pieces of `width` characters.
+/// Splits `text` into lines of at most `width` columns at spaces (a CJK character takes two);
+/// a longer word (an operator name, a run of Chinese) is cut into pieces of `width` columns.
 fn wrap(text: &str, width: usize) -> Vec<String> {
+    use crate::digest::display_width;
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    let width = width.max(1);
+    let width = width.max(2);
     let pieces = text.split_whitespace().flat_map(|w| {
-        let chars: Vec<char> = w.chars().collect();
-        chars
-            .chunks(width)
-            .map(|c| c.iter().collect::<String>())
-            .collect::<Vec<_>>()
+        let mut out = vec![String::new()];
+        for c in w.chars() {
+            let last = out.last_mut().expect("one piece at least");
+            let mut buf = [0; 4];
+            if !last.is_empty()
+                && display_width(last) + display_width(c.encode_utf8(&mut buf)) > width
+            {
+                out.push(String::new());
+            }
+            out.last_mut().expect("one piece at least").push(c);
+        }
+        out
     });
     for word in pieces {
         let word = word.as_str();
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+        if !line.is_empty() && display_width(&line) + 1 + display_width(word) > width {
             lines.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {

@@ -25,10 +25,11 @@ pub use plain::plain_text_of;
 pub use short::{short_jira_of, short_markdown_of, short_plain_text_of, MAX_SHORT_QUOTED};
 
 use crate::frames::FrameGroup;
+use crate::lang::{ContextFact, Lang};
 use crate::report::{ContextReport, ExceptionReport, Report, TraceReport};
 use crate::rules;
-use crate::wording::plural;
 use serde::{Deserialize, Serialize};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Columns the plain-text digest's prose is wrapped at (counted in chars). Quoted trace lines,
 /// code and URLs are never broken, so they may be longer.
@@ -78,6 +79,9 @@ pub struct Digest {
     /// One sentence the caller adds about the link (what a shortened link leaves out).
     #[serde(default)]
     pub link_note: Option<String>,
+    /// The language of the fixed wording and, where a rule has a translation, of its prose.
+    #[serde(default, skip_serializing_if = "Lang::is_en")]
+    pub lang: Lang,
 }
 
 impl Digest {
@@ -87,12 +91,9 @@ impl Digest {
         if !self.traces.is_empty() {
             None
         } else if self.other_threads > 0 {
-            Some(format!(
-                "The text is a thread dump of {}, with no known diagnosis.",
-                plural(self.other_threads, "thread", "threads")
-            ))
+            Some(self.lang.thread_dump_opening(self.other_threads))
         } else if self.other_traces == 0 {
-            Some("No stack trace found in the text.".to_owned())
+            Some(self.lang.msgs().reply_no_trace.to_owned())
         } else {
             None
         }
@@ -101,27 +102,19 @@ impl Digest {
     /// The sentence about the traces and threads not told (`The text also holds 2 other
     /// traces without a known diagnosis.`), or `None`.
     pub(crate) fn also_holds(&self) -> Option<String> {
-        let mut others = Vec::new();
-        if self.other_traces > 0 {
-            others.push(format!(
-                "{} without a known diagnosis",
-                plural(self.other_traces, "other trace", "other traces")
-            ));
-        }
-        if self.other_threads > 0 && !self.traces.is_empty() {
-            others.push(format!(
-                "{} of a thread dump",
-                plural(self.other_threads, "thread", "threads")
-            ));
-        }
-        (!others.is_empty()).then(|| format!("The text also holds {}.", others.join(" and ")))
+        let threads = if self.traces.is_empty() {
+            0
+        } else {
+            self.other_threads
+        };
+        self.lang.also_holds(self.other_traces, threads)
     }
 
     /// One sentence per deadlock the thread dump reports.
     pub(crate) fn deadlock_sentences(&self) -> impl Iterator<Item = String> + '_ {
         self.deadlocks
             .iter()
-            .map(|line| format!("The thread dump reports a Java-level deadlock (line {line})."))
+            .map(|line| self.lang.deadlock_sentence(*line))
     }
 }
 
@@ -165,7 +158,7 @@ pub struct TraceDigest {
 impl TraceDigest {
     /// "The same diagnosis applies to traces 2, 3 and 4." (at most 10 numbers, then "and N
     /// more"), when other traces share this one's diagnosis.
-    pub(crate) fn same_diagnosis_sentence(&self) -> Option<String> {
+    pub(crate) fn same_diagnosis_sentence(&self, lang: Lang) -> Option<String> {
         let n = self.same_diagnosis.len();
         if n == 0 {
             return None;
@@ -178,12 +171,11 @@ impl TraceDigest {
             .collect();
         let more = n.saturating_sub(10);
         let list = if more > 0 {
-            format!("{} and {more} more", shown.join(", "))
+            lang.and_n_more(&shown.join(", "), more)
         } else {
             shown.join(", ")
         };
-        let traces = if n == 1 { "trace" } else { "traces" };
-        Some(format!("The same diagnosis applies to {traces} {list}."))
+        Some(lang.same_diagnosis(n, &list))
     }
 
     /// The quoted trace, one line each: headers at `indent`, frames and gaps four spaces
@@ -327,10 +319,15 @@ pub struct FindingDigest {
     pub confirm: Option<String>,
 }
 
-/// Appends `text` wrapped at [`WIDTH`] columns (chars), the first line after `first`, the others
+/// Appends `text` wrapped at [`WIDTH`] columns, the first line after `first`, the others
 /// after `rest`, each line ending in `\n`; a word longer than the width is broken only when
-/// `break_words` (the plain-text renderings of both replies use this).
+/// `break_words` (the plain-text renderings of both replies use this). A text with wide
+/// characters (Chinese) is wrapped by display width ([`wrap_wide`]).
 fn wrap_into(out: &mut String, text: &str, first: &str, rest: &str, break_words: bool) {
+    if text.chars().any(|c| c.width().unwrap_or(0) > 1) {
+        wrap_wide(out, text, first, rest, break_words);
+        return;
+    }
     let options = textwrap::Options::new(WIDTH)
         .initial_indent(first)
         .subsequent_indent(rest)
@@ -342,9 +339,96 @@ fn wrap_into(out: &mut String, text: &str, first: &str, rest: &str, break_words:
     }
 }
 
+/// The display width of `s` in columns: 2 for a wide (CJK) character, 0 for a combining one.
+pub fn display_width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// Wraps `text` at [`WIDTH`] display columns: a line may break at a space, or between two wide
+/// characters (Chinese has no spaces between words), but never before closing punctuation
+/// (`，。）` …) nor after opening punctuation; a run of narrow characters (a class name, a code
+/// span) is a word. Such a word longer than the width is broken only when `break_words`.
+fn wrap_wide(out: &mut String, text: &str, first: &str, rest: &str, break_words: bool) {
+    // Pieces: a space, a wide character, or a run of other characters.
+    let mut pieces: Vec<&str> = Vec::new();
+    let mut at = 0;
+    for (i, c) in text.char_indices() {
+        let wide = c.width().unwrap_or(0) > 1;
+        if c == ' ' || wide {
+            if at < i {
+                pieces.push(&text[at..i]);
+            }
+            pieces.push(&text[i..i + c.len_utf8()]);
+            at = i + c.len_utf8();
+        }
+    }
+    if at < text.len() {
+        pieces.push(&text[at..]);
+    }
+    let no_start =
+        |p: &str| p.starts_with(|c: char| "，。、；：！？）」』》〉】”’,.;:!?)".contains(c));
+    let no_end = |p: &str| p.ends_with(|c: char| "（「『《〈【“‘(".contains(c));
+    let mut line = String::from(first);
+    let mut width = display_width(first);
+    let mut fresh = true;
+    let mut k = 0;
+    while k < pieces.len() {
+        // A piece with what must stay with it: closing punctuation after it, and the piece
+        // after an opening one.
+        let mut end = k + 1;
+        while end < pieces.len() && (no_start(pieces[end]) || no_end(pieces[end - 1])) {
+            end += 1;
+        }
+        let unit: String = pieces[k..end].concat();
+        let w = display_width(&unit);
+        k = end;
+        if unit == " " {
+            if !fresh {
+                line.push(' ');
+                width += 1;
+            }
+            continue;
+        }
+        if !fresh && width + w > WIDTH {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(rest);
+            width = display_width(rest);
+        }
+        if break_words && width + w > WIDTH {
+            for c in unit.chars() {
+                let cw = c.width().unwrap_or(0);
+                if width + cw > WIDTH && width > display_width(rest) {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = String::from(rest);
+                    width = display_width(rest);
+                }
+                line.push(c);
+                width += cw;
+            }
+        } else {
+            line.push_str(&unit);
+            width += w;
+        }
+        fresh = false;
+    }
+    if !fresh || !line.trim().is_empty() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
 /// Selects what to tell from `report`; `link` is the share link (or none). See the module
 /// documentation for which traces are told.
 pub fn digest(report: &Report, link: Option<&str>) -> Digest {
+    digest_in(report, link, Lang::En)
+}
+
+/// [`digest`] in `lang`: the rules' prose where they have a translation (build `report` with
+/// [`crate::report::build_in`] in the same language for the rest), and the fixed wording of
+/// every rendering.
+pub fn digest_in(report: &Report, link: Option<&str>, lang: Lang) -> Digest {
     // Diagnosed traces grouped by their leading rule, in input order of the first of each.
     let mut groups: Vec<(&str, usize, Vec<usize>)> = Vec::new();
     for (i, t) in report.traces.iter().enumerate() {
@@ -389,7 +473,7 @@ pub fn digest(report: &Report, link: Option<&str>) -> Digest {
     Digest {
         traces: told
             .into_iter()
-            .map(|(i, same)| trace_digest(i + 1, &report.traces[i], same))
+            .map(|(i, same)| trace_digest(i + 1, &report.traces[i], same, lang))
             .collect(),
         several: report.traces.len() > 1,
         other_traces,
@@ -397,10 +481,17 @@ pub fn digest(report: &Report, link: Option<&str>) -> Digest {
         deadlocks: report.deadlocks.clone(),
         link: link.map(str::to_owned),
         link_note: None,
+        lang,
     }
 }
 
-fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> TraceDigest {
+fn trace_digest(
+    number: usize,
+    t: &TraceReport,
+    same_diagnosis: Vec<usize>,
+    lang: Lang,
+) -> TraceDigest {
+    let m = lang.msgs();
     let root = t.root_cause;
     // (exception, frame) → role, in the order the diagnosis gives them.
     let mut roles: Vec<((usize, Option<usize>), String)> = Vec::new();
@@ -422,7 +513,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
         }
         None => {
             if let Some(ex) = t.exceptions.get(root) {
-                add((root, None), "the root cause");
+                add((root, None), m.mark_root_cause);
                 let decisive = ex
                     .frames
                     .iter()
@@ -431,17 +522,14 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
                     add(
                         (root, Some(0)),
                         if decisive == Some(0) {
-                            "where it was thrown, in your own code: look here first"
+                            m.mark_thrown_own
                         } else {
-                            "where it was thrown"
+                            m.mark_thrown
                         },
                     );
                 }
                 if let Some(k) = decisive.filter(|&k| k > 0) {
-                    add(
-                        (root, Some(k)),
-                        "the innermost frame of your own code: look here first",
-                    );
+                    add((root, Some(k)), m.mark_own_frame);
                 }
             }
         }
@@ -468,12 +556,12 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
         }),
         context: ContextDigest::from(&t.context),
         finding: lead.map(|f| {
-            let rule = rules::by_id(&f.rule);
-            let e = rule.map(|r| &r.def.explanation);
+            let rule = rules::by_id(&f.rule).map(|r| crate::lang::rule_text(r, lang));
+            let e = rule.map(|r| r.explanation);
             FindingDigest {
                 rule: f.rule.clone(),
-                title: f.title.clone(),
-                summary: rule.map(|r| Text::from(&r.def.summary)).unwrap_or(Text {
+                title: rule.map_or_else(|| f.title.clone(), |r| r.title.to_owned()),
+                summary: rule.map(|r| Text::from(r.summary)).unwrap_or(Text {
                     md: f.summary.clone(),
                     text: f.summary.clone(),
                 }),
@@ -501,7 +589,7 @@ fn trace_digest(number: usize, t: &TraceReport, same_diagnosis: Vec<usize>) -> T
                     .map(|g| (g.rule.clone(), g.title.clone()))
                     .collect(),
                 false_alarm: e.and_then(|e| e.false_alarms.as_ref()).map(Text::from),
-                confirm: rule.and_then(|r| r.def.confirm.clone()),
+                confirm: rule.and_then(|r| r.confirm.map(str::to_owned)),
             }
         }),
         search_terms: t.search_terms.clone(),
@@ -675,35 +763,35 @@ fn context_facts(
     name: &dyn Fn(&str) -> String,
     words: &dyn Fn(&str) -> String,
     arrow: &str,
+    lang: Lang,
 ) -> Vec<String> {
     let mut facts = Vec::new();
     if let Some(id) = c.checkpoint_id {
-        facts.push(format!("checkpoint {id}"));
+        facts.push(lang.context_fact(ContextFact::Checkpoint(id)));
     }
     match c.operators.as_deref() {
-        Some([one]) => facts.push(format!("operator {}", name(&clip(one, 120)))),
-        Some(ops) if !ops.is_empty() => facts.push(format!(
-            "operator chain {}",
-            ops.iter()
+        Some([one]) => facts.push(lang.context_fact(ContextFact::Operator(&name(&clip(one, 120))))),
+        Some(ops) if !ops.is_empty() => {
+            let chain = ops
+                .iter()
                 .take(12)
                 .map(|o| name(&clip(o, 120)))
                 .collect::<Vec<_>>()
                 .join(arrow)
-                + if ops.len() > 12 { " …" } else { "" }
-        )),
+                + if ops.len() > 12 { " …" } else { "" };
+            facts.push(lang.context_fact(ContextFact::Chain(&chain)));
+        }
         _ => {
             if let Some(task) = &c.task {
-                facts.push(format!("task {}", name(&clip(task, 200))));
+                facts.push(lang.context_fact(ContextFact::Task(&name(&clip(task, 200)))));
             }
         }
     }
-    match (c.subtask, c.parallelism, c.attempt) {
-        (Some(s), Some(p), Some(a)) => facts.push(format!("subtask {s} of {p} (attempt {a})")),
-        (Some(s), Some(p), None) => facts.push(format!("subtask {s} of {p}")),
-        _ => {}
+    if let (Some(s), Some(p)) = (c.subtask, c.parallelism) {
+        facts.push(lang.context_fact(ContextFact::Subtask(s, p, c.attempt)));
     }
     if let Some(time) = &c.time {
-        facts.push(format!("logged at {}", words(&clip(time, 60))));
+        facts.push(lang.context_fact(ContextFact::Logged(&words(&clip(time, 60)))));
     }
     facts
 }

@@ -5,6 +5,7 @@
 
 use crate::diagnose::Diagnosis;
 use crate::frames::group_of;
+use crate::lang::Lang;
 use crate::model::{Relation, Trace};
 use crate::rules;
 use crate::span::{LineIndex, Span};
@@ -253,6 +254,12 @@ fn relation(r: Relation) -> (&'static str, Option<usize>) {
 
 /// Builds the report of `diagnosis` over `input` (the same text that was diagnosed).
 pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
+    build_in(input, diagnosis, Lang::En)
+}
+
+/// [`build`] with the rules' prose (title, summary, roles, readings, explanation) and the cut
+/// note in `lang` where a rule has a translation.
+pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
     let index = LineIndex::new(input);
     let line = |s: Span| index.line_of(s.start);
     let traces = diagnosis
@@ -295,10 +302,11 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                 .iter()
                 .map(|f| {
                     let rule = rules::by_id(&f.rule);
+                    let text = rule.map(|r| crate::lang::rule_text(r, lang));
                     FindingReport {
                         rule: f.rule.clone(),
-                        title: rule.map(|r| r.def.title.clone()).unwrap_or_default(),
-                        summary: rule.map(|r| r.def.summary.md.clone()).unwrap_or_default(),
+                        title: text.map(|r| r.title.to_owned()).unwrap_or_default(),
+                        summary: text.map(|r| r.summary.md.clone()).unwrap_or_default(),
                         severity: rule.map(|r| r.def.severity.clone()).unwrap_or_default(),
                         highlights: f
                             .highlights
@@ -307,15 +315,21 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                                 exception: h.throwable,
                                 frame: h.frame,
                                 name: highlight_name(t, h.throwable, h.frame),
-                                role: h.role.clone(),
+                                role: crate::lang::role(rule, &h.role, lang).to_owned(),
                                 line: line(h.span),
                             })
                             .collect(),
                         evidence: f.evidence.clone(),
-                        reading: f.notes.iter().rev().map(|n| n.md.clone()).collect(),
-                        explanation: rule
-                            .map(|r| explanation(&r.def.explanation))
-                            .unwrap_or_default(),
+                        reading: f
+                            .notes
+                            .iter()
+                            .rev()
+                            .map(|n| {
+                                crate::lang::step_note(rule, &n.step, &n.frame, lang)
+                                    .map_or_else(|| n.md.clone(), |(md, _)| md)
+                            })
+                            .collect(),
+                        explanation: text.map(|r| explanation(r.explanation)).unwrap_or_default(),
                         references: rule
                             .map(|r| {
                                 r.def
@@ -328,7 +342,7 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                                     .collect()
                             })
                             .unwrap_or_default(),
-                        versions: rule.map(|r| r.def.versions.clone()).unwrap_or_default(),
+                        versions: text.map(|r| r.versions.to_owned()).unwrap_or_default(),
                         version_mismatch: f.version_mismatch.clone(),
                         platform_assumed: f.platform_assumed.clone(),
                         culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
@@ -365,7 +379,10 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> Report {
                     sentences: crate::answer::sentences(a, t),
                 }),
                 flink_evidence: d.evidence.iter().map(|e| e.describe_at(&index)).collect(),
-                cut: d.cut.as_ref().map(|c| c.sentence(t)),
+                cut: d
+                    .cut
+                    .as_ref()
+                    .map(|c| crate::lang::cut_sentence(c, t, lang)),
                 cut_certain: d.cut.as_ref().is_some_and(|c| c.certain()),
                 thread: t.thread.as_ref().map(|th| ThreadReport {
                     name: th.name.clone(),

@@ -65,6 +65,21 @@ pub const BINDINGS: &[Binding] = &[
     },
 ];
 
+impl Binding {
+    /// [`Binding::what`] in `lang`.
+    pub fn what_in(&self, lang: crate::lang::Lang) -> &'static str {
+        let m = lang.msgs();
+        match self.shortcut {
+            Shortcut::FocusInput => m.key_focus_input,
+            Shortcut::NextFrame => m.key_next_frame,
+            Shortcut::PreviousFrame => m.key_previous_frame,
+            Shortcut::Toggle => m.key_toggle,
+            Shortcut::Help => m.key_help,
+            Shortcut::Close => m.key_close,
+        }
+    }
+}
+
 /// How a key is shown to people: `Esc` for `"Escape"`, the key itself otherwise.
 pub fn key_label(key: &str) -> &str {
     match key {
@@ -138,6 +153,14 @@ mod tests {
             }
         }
         assert_eq!(key_label("Escape"), "Esc");
+        for b in BINDINGS {
+            assert_eq!(
+                b.what_in(crate::lang::Lang::En),
+                b.what,
+                "the English list is the table's"
+            );
+            assert_ne!(b.what_in(crate::lang::Lang::Zh), b.what);
+        }
         assert_eq!(key_label("/"), "/");
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::diagnose::{Diagnosis, TraceDiagnosis};
 use crate::frames::{group_of, FrameGroup};
+use crate::lang::Lang;
 use crate::model::{Frame, Location, Relation};
 use crate::rules;
 use crate::span::LineIndex;
@@ -235,7 +236,12 @@ pub struct ExplanationView {
 impl ExplanationView {
     /// The explanation of `rule`.
     pub fn of(rule: &crate::rules::Rule) -> ExplanationView {
-        let e = &rule.def.explanation;
+        Self::of_in(rule, Lang::En)
+    }
+
+    /// The explanation of `rule` in `lang` (English when the rule has no translation).
+    pub fn of_in(rule: &crate::rules::Rule, lang: Lang) -> ExplanationView {
+        let e = crate::lang::rule_text(rule, lang).explanation;
         ExplanationView {
             why_html: e.why.html.clone(),
             sections: e
@@ -428,12 +434,18 @@ pub fn build(input: &str, diagnosis: &Diagnosis) -> PageModel {
 /// [`build`], with every DOM id (`t1`, `t1-e2-f5`) prefixed by `dom_prefix`, so that a second
 /// diagnosis on the same page (a rule's live example) has ids of its own.
 pub fn build_in(input: &str, diagnosis: &Diagnosis, dom_prefix: &str) -> PageModel {
+    build_lang(input, diagnosis, dom_prefix, Lang::En)
+}
+
+/// [`build_in`] in `lang`: the rules' prose where a rule has a translation, the roles, the
+/// readings, the facts' labels and the cut note.
+pub fn build_lang(input: &str, diagnosis: &Diagnosis, dom_prefix: &str, lang: Lang) -> PageModel {
     let index = LineIndex::new(input);
     let order = diagnosis.order_of_interest();
     let traces = order
         .iter()
         .take(MAX_TRACES_SHOWN)
-        .map(|&i| trace_view(i + 1, &diagnosis.traces[i], &index, dom_prefix))
+        .map(|&i| trace_view(i + 1, &diagnosis.traces[i], &index, dom_prefix, lang))
         .collect();
     let rows = order
         .iter()
@@ -453,7 +465,7 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, dom_prefix: &str) -> PageMod
                     .findings
                     .first()
                     .and_then(|f| rules::by_id(&f.rule))
-                    .map(|r| r.def.title.clone()),
+                    .map(|r| crate::lang::rule_text(r, lang).title.to_owned()),
                 line: index.line_of(d.trace.span.start),
                 shown: rank < MAX_TRACES_SHOWN,
             }
@@ -489,7 +501,14 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, dom_prefix: &str) -> PageMod
     }
 }
 
-fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str) -> TraceView {
+fn trace_view(
+    number: usize,
+    d: &TraceDiagnosis,
+    index: &LineIndex,
+    prefix: &str,
+    lang: Lang,
+) -> TraceView {
+    let m = lang.msgs();
     let t = &d.trace;
     let line = |offset: usize| index.line_of(offset);
     // Role labels per (throwable, frame) from every finding.
@@ -502,8 +521,9 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                 .iter()
                 .filter(|h| h.throwable == ti && h.frame == fi)
             {
-                if !roles.contains(&h.role) {
-                    roles.push(h.role.clone());
+                let role = crate::lang::role(rules::by_id(&f.rule), &h.role, lang);
+                if !roles.iter().any(|r| r == role) {
+                    roles.push(role.to_owned());
                 }
             }
         }
@@ -517,9 +537,9 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             let f = fi.and_then(|k| t.throwables[ti].frames.get(k));
             roles.push(
                 if f.is_some_and(|f| group_of(&f.class) == FrameGroup::User) {
-                    "the innermost frame of your code".to_owned()
+                    m.innermost_own_frame.to_owned()
                 } else {
-                    "where it was thrown".to_owned()
+                    m.mark_thrown.to_owned()
                 },
             );
         }
@@ -647,14 +667,14 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
     if let Some(id) = d.context.checkpoint_id {
         facts.push(Fact {
             key: "checkpoint".into(),
-            label: "Checkpoint".into(),
+            label: m.fact_checkpoint.into(),
             value: id.to_string(),
         });
     }
     if let Some(task) = &d.context.task {
         facts.push(Fact {
             key: "operators".into(),
-            label: "Operator chain".into(),
+            label: m.fact_operators.into(),
             value: crate::wording::cap_name(
                 &task.operators.join(" → "),
                 crate::wording::MAX_NAME_CHARS,
@@ -662,13 +682,13 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         });
         facts.push(Fact {
             key: "subtask".into(),
-            label: "Subtask".into(),
-            value: format!("{} of {}", task.subtask, task.parallelism),
+            label: m.fact_subtask.into(),
+            value: format!("{}{}{}", task.subtask, m.fact_subtask_of, task.parallelism),
         });
         if let Some(a) = task.attempt {
             facts.push(Fact {
                 key: "attempt".into(),
-                label: "Attempt".into(),
+                label: m.fact_attempt.into(),
                 value: a.to_string(),
             });
         }
@@ -676,14 +696,14 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
     if let Some(time) = &d.context.time {
         facts.push(Fact {
             key: "time".into(),
-            label: "Time".into(),
+            label: m.fact_time.into(),
             value: time.clone(),
         });
     }
     if d.flink {
         facts.push(Fact {
             key: "version".into(),
-            label: "Flink version".into(),
+            label: m.fact_version.into(),
             value: d.flink_version.summary.clone(),
         });
     }
@@ -692,23 +712,28 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
         .iter()
         .filter_map(|f| {
             let rule = rules::by_id(&f.rule)?;
+            let text = crate::lang::rule_text(rule, lang);
             Some(FindingView {
                 rule: f.rule.clone(),
-                title: rule.def.title.clone(),
+                title: text.title.to_owned(),
                 severity: rule.def.severity.clone(),
-                summary_html: rule.def.summary.html.clone(),
-                explanation: ExplanationView::of(rule),
+                summary_html: text.summary.html.clone(),
+                explanation: ExplanationView::of_in(rule, lang),
                 evidence: f.evidence.clone(),
-                reading_html: f.notes.iter().rev().map(|n| n.html.clone()).collect(),
-                versions: rule.def.versions.clone(),
+                reading_html: f
+                    .notes
+                    .iter()
+                    .rev()
+                    .map(|n| {
+                        crate::lang::step_note(Some(rule), &n.step, &n.frame, lang)
+                            .map_or_else(|| n.html.clone(), |(_, html)| html)
+                    })
+                    .collect(),
+                versions: text.versions.to_owned(),
                 version_mismatch: f.version_mismatch.clone(),
                 platform_assumed: f.platform_assumed.clone(),
                 culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
-                diagram: rule
-                    .def
-                    .diagram
-                    .as_ref()
-                    .map(|def| crate::diagram::build(def, d)),
+                diagram: text.diagram.map(|def| crate::diagram::build(def, d)),
                 highlights: f
                     .highlights
                     .iter()
@@ -725,7 +750,8 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
                                     format!("{prefix}t{number}-e{}", h.throwable),
                                 ),
                             };
-                        (h.role.clone(), name, line(h.span.start), dom)
+                        let role = crate::lang::role(Some(rule), &h.role, lang);
+                        (role.to_owned(), name, line(h.span.start), dom)
                     })
                     .collect(),
             })
@@ -767,7 +793,10 @@ fn trace_view(number: usize, d: &TraceDiagnosis, index: &LineIndex, prefix: &str
             .as_ref()
             .map(|a| (a.component.id.clone(), crate::answer::sentences(a, t))),
         flink_evidence: d.evidence.iter().map(|e| e.describe_at(index)).collect(),
-        cut: d.cut.as_ref().map(|c| c.sentence(t)),
+        cut: d
+            .cut
+            .as_ref()
+            .map(|c| crate::lang::cut_sentence(c, t, lang)),
         cut_certain: d.cut.as_ref().is_some_and(|c| c.certain()),
         root_cause: {
             let root = &t.throwables[d.root_cause];
@@ -1428,6 +1457,51 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_page_model_in_chinese_uses_the_chinese_texts() {
+        let input = crate::FLAGSHIP_EXAMPLE;
+        let d = crate::diagnose(input);
+        let zh = build_lang(input, &d, "", Lang::Zh);
+        let en = build(input, &d);
+        let (t, e) = (&zh.traces[0], &en.traces[0]);
+        let f = &t.findings[0];
+        assert_eq!(f.rule, "async-wait-inflight-cme");
+        assert!(f.title.contains("在途记录"), "{}", f.title);
+        assert!(f.summary_html.contains("<code>ResultFuture</code>"));
+        assert!(f.explanation.fixes_html[0].contains("task 线程"));
+        assert_eq!(f.explanation.sections[0].0, "为什么只是偶尔失败");
+        assert!(
+            f.reading_html.iter().any(|r| r.contains("同步阶段")),
+            "{:?}",
+            f.reading_html
+        );
+        assert!(f.highlights.iter().any(|h| h.0 == "正在被迭代的 map"));
+        let diagram = f.diagram.as_ref().expect("a diagram");
+        assert!(diagram.title.contains("两个线程"), "{}", diagram.title);
+        let labels: Vec<&str> = t.facts.iter().map(|x| x.label.as_str()).collect();
+        assert!(
+            labels.contains(&"算子链") && labels.contains(&"子任务"),
+            "{labels:?}"
+        );
+        assert!(t.facts.iter().any(|x| x.value == "18 / 60"));
+        assert_eq!(zh.index.len(), en.index.len());
+        // The same model otherwise: the chain, its ids and relations are language-free keys.
+        assert_eq!(t.chain.len(), e.chain.len());
+        assert_eq!(t.chain[0].relation, "root cause");
+        assert_eq!(
+            e.findings[0].title,
+            crate::rules::by_id(&f.rule).expect("rule").def.title
+        );
+        // A cut text says so in Chinese.
+        let cut = "java.io.IOException: Could not perform checkpoint 5 for operator x (1/1)#0.\n\tat org.apache.flink.streaming.runtime.tasks.StreamTask.triggerCheckpointOnBarrier(StreamTask.java:1045)\n";
+        let page = build_lang(cut, &crate::diagnose(cut), "", Lang::Zh);
+        let note = page.traces[0].cut.as_deref().unwrap_or_default();
+        assert!(
+            note.starts_with("**这段文本在根本原因之前就结束了**"),
+            "{note}"
+        );
+    }
 
     #[test]
     fn flagship_view_has_root_cause_first_facts_and_roles() {

@@ -64,6 +64,42 @@ pub struct RuleDef {
     /// A picture of the failure drawn from the diagnosis (threads over time), when it helps.
     #[serde(default)]
     pub diagram: Option<Diagram>,
+    /// The rule's prose in Simplified Chinese, from `rules/<id>/rule.zh.toml` when the rule has
+    /// one (`build.rs` reads and checks it; a `rule.toml` never holds it). Used when the page or
+    /// the reply is in Chinese; English is the fallback for every rule without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zh: Option<Box<Translation>>,
+}
+
+/// A rule's prose in another language (`rules/<id>/rule.zh.toml`): the same parts as the
+/// English, in the same order and number (`build.rs` checks it), with class names, config keys,
+/// versions and code identifiers kept verbatim. What it does not give stays English.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Translation {
+    /// [`RuleDef::title`].
+    pub title: String,
+    /// [`RuleDef::summary`].
+    pub summary: Prose,
+    /// [`RuleDef::versions`], when translated.
+    #[serde(default)]
+    pub versions: Option<String>,
+    /// [`RuleDef::confirm`].
+    #[serde(default)]
+    pub confirm: Option<String>,
+    /// [`RuleDef::explanation`]: as many sections, fixes and things that do not help.
+    pub explanation: Explanation,
+    /// The role labels of the rule's conditions and steps: the English label → its translation.
+    /// Every role the rule writes must be here.
+    #[serde(default)]
+    pub roles: std::collections::BTreeMap<String, String>,
+    /// The steps' `explain` texts, by the step's `frame` glob as written in `rule.toml`.
+    /// Every step with an `explain` must be here.
+    #[serde(default)]
+    pub steps: std::collections::BTreeMap<String, Prose>,
+    /// [`RuleDef::diagram`]: the same lanes and steps.
+    #[serde(default)]
+    pub diagram: Option<Diagram>,
 }
 
 /// One way a failure shows in a trace ([`RuleDef::variants`]): e.g. the root cause printed with

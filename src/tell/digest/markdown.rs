@@ -3,6 +3,7 @@
 //! as Markdown links.
 
 use super::{context_facts, Digest, Text, TraceDigest};
+use crate::lang::Lang;
 use std::fmt::Write;
 
 /// Renders `d` as Markdown (see [`super::markdown`]), ending with `d.link` when set.
@@ -15,7 +16,7 @@ pub fn markdown_of(d: &Digest) -> String {
         if k > 0 {
             out.push_str("\n---\n\n");
         }
-        trace(&mut out, t, d.several);
+        trace(&mut out, t, d.several, d.lang);
     }
     for sentence in d.also_holds().into_iter().chain(d.deadlock_sentences()) {
         let _ = writeln!(out, "\n{sentence}");
@@ -23,7 +24,8 @@ pub fn markdown_of(d: &Digest) -> String {
     if let Some(link) = &d.link {
         let _ = writeln!(
             out,
-            "\n[Full diagnosis (Trace Doctor)]({})",
+            "\n[{}]({})",
+            d.lang.msgs().reply_full_link,
             link_destination(link)
         );
         if let Some(note) = &d.link_note {
@@ -33,8 +35,10 @@ pub fn markdown_of(d: &Digest) -> String {
     out
 }
 
-fn trace(out: &mut String, t: &TraceDigest, several: bool) {
-    if several {
+fn trace(out: &mut String, t: &TraceDigest, several: bool, lang: Lang) {
+    let m = lang.msgs();
+    let colon = m.colon.trim_end();
+    if several && lang == Lang::En {
         let times = if t.occurrences > 1 {
             format!(" (seen {} times)", t.occurrences)
         } else {
@@ -45,52 +49,69 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             "### Trace {} — lines {}–{}{times}\n",
             t.number, t.lines[0], t.lines[1]
         );
+    } else if several {
+        let heading = lang.digest_trace_heading(t.number, t.lines, t.occurrences);
+        let _ = writeln!(out, "### {heading}\n");
     } else if t.occurrences > 1 {
-        let _ = writeln!(out, "(This trace appears {} times.)\n", t.occurrences);
+        let _ = writeln!(out, "{}\n", lang.appears_times(t.occurrences));
     }
     if let Some((cut, _)) = &t.cut {
         let _ = writeln!(out, "{cut}\n");
     }
     match &t.finding {
         Some(f) => {
-            let _ = writeln!(out, "**Diagnosis: {}**\n", f.title);
+            let _ = writeln!(out, "**{}{}**\n", m.reply_diagnosis, f.title);
             let _ = writeln!(out, "{}", f.summary.md);
             if let Some(c) = &f.culprit {
                 let _ = writeln!(out, "\n{c}");
             }
             for m in f.platform_assumed.iter().chain(&f.version_mismatch) {
-                let _ = writeln!(out, "\n> **Note:** {m}");
+                let _ = writeln!(out, "\n> **{}** {m}", lang.msgs().digest_note.trim_end());
             }
         }
-        None => {
+        None if lang == Lang::En => {
             out.push_str("**No known diagnosis:** no rule of Trace Doctor matches this trace.\n")
+        }
+        None => {
+            let _ = writeln!(out, "**{}**", m.reply_no_rule);
         }
     }
     out.push('\n');
     let root = match t.cut {
-        Some((_, true)) => "Last exception printed",
-        _ => "Root cause",
+        Some((_, true)) => m.digest_last_printed,
+        _ => m.digest_root_cause,
     };
-    let _ = writeln!(out, "- **{root}:** {}", code(&t.root_cause));
+    let _ = writeln!(out, "- **{root}{colon}** {}", code(&t.root_cause));
+    let version = m.digest_version;
     match &t.flink_version {
         Some(v) => {
-            let _ = writeln!(out, "- **Flink version:** {v}");
+            let _ = writeln!(out, "- **{version}{colon}** {v}");
         }
         None if t.flink => {
-            out.push_str("- **Flink version:** not shown by the trace (which one do you run?)\n")
+            let _ = writeln!(out, "- **{version}{colon}** {}", m.digest_version_unknown);
         }
         None => {}
     }
-    let facts = context_facts(&t.context, &|s| code(s), &|s| escape(s), " → ");
+    let facts = context_facts(&t.context, &|s| code(s), &|s| escape(s), " → ", lang);
     if !facts.is_empty() {
-        let _ = writeln!(out, "- **Context:** {}", facts.join(", "));
+        let sep = if lang == Lang::Zh { "，" } else { ", " };
+        let _ = writeln!(out, "- **{}{colon}** {}", m.digest_context, facts.join(sep));
     }
     if !t.quote.is_empty() {
-        out.push_str(if t.marks.is_empty() {
-            "\n**The decisive lines of the trace:**\n\n"
-        } else {
-            "\n**The decisive lines of the trace** (`[n]` is explained below):\n\n"
-        });
+        match (lang, t.marks.is_empty()) {
+            (_, true) => {
+                let _ = write!(out, "\n**{}{colon}**\n\n", m.digest_decisive);
+            }
+            (Lang::En, false) => out
+                .push_str("\n**The decisive lines of the trace** (`[n]` is explained below):\n\n"),
+            (_, false) => {
+                let _ = write!(
+                    out,
+                    "\n**{}**{}{colon}\n\n",
+                    m.digest_decisive, m.digest_marks_below
+                );
+            }
+        }
         let block = t.quote_text("");
         let fence = fence_for(&block);
         let _ = write!(out, "{fence}text\n{block}{fence}\n");
@@ -103,14 +124,14 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     }
     if let Some(f) = &t.finding {
         if !f.fixes.is_empty() {
-            out.push_str("\n**Fixes, best first:**\n\n");
+            let _ = write!(out, "\n**{}{colon}**\n\n", m.digest_fixes);
             for (k, fix) in f.fixes.iter().enumerate() {
                 let mark = format!("{}. ", k + 1);
                 item(out, &mark, fix);
             }
         }
         if !f.not_fixes.is_empty() {
-            out.push_str("\n**What does not help:**\n\n");
+            let _ = write!(out, "\n**{}{colon}**\n\n", m.digest_not_fixes);
             for nf in &f.not_fixes {
                 item(out, "- ", nf);
             }
@@ -121,14 +142,18 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
                 .iter()
                 .map(|(id, title)| format!("{title} ({})", code(id)))
                 .collect();
-            let _ = writeln!(
-                out,
-                "\n**Other rules that match too:** {}.",
-                also.join("; ")
-            );
+            if lang == Lang::En {
+                let _ = writeln!(
+                    out,
+                    "\n**Other rules that match too:** {}.",
+                    also.join("; ")
+                );
+            } else {
+                let _ = writeln!(out, "\n{}", lang.other_rules(&also.join("; ")));
+            }
         }
         if !f.references.is_empty() {
-            out.push_str("\n**References:**\n\n");
+            let _ = write!(out, "\n**{}{colon}**\n\n", m.digest_references);
             for r in &f.references {
                 let _ = writeln!(out, "- [{}]({})", r.title, link_destination(&r.url));
             }
@@ -138,13 +163,9 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         let _ = writeln!(out, "\n{sentence}");
     }
     if let Some(terms) = &t.search_terms {
-        let _ = writeln!(
-            out,
-            "\n**Search the mailing-list archives and JIRA for:** {}",
-            code(terms)
-        );
+        let _ = writeln!(out, "\n**{}{colon}** {}", m.digest_search, code(terms));
     }
-    if let Some(sentence) = t.same_diagnosis_sentence() {
+    if let Some(sentence) = t.same_diagnosis_sentence(lang) {
         let _ = writeln!(out, "\n{sentence}");
     }
 }

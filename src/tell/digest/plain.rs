@@ -2,6 +2,7 @@
 //! quoted trace lines indented by four spaces and never broken (nor are URLs).
 
 use super::{context_facts, Digest, Text, TraceDigest};
+use crate::lang::Lang;
 use std::fmt::Write;
 
 /// Renders `d` as plain text (see [`super::plain_text`]), ending with `d.link` when set.
@@ -14,14 +15,19 @@ pub fn plain_text_of(d: &Digest) -> String {
         if k > 0 {
             out.push_str("\n----\n\n");
         }
-        trace(&mut out, t, d.several);
+        trace(&mut out, t, d.several, d.lang);
     }
     for sentence in d.also_holds().into_iter().chain(d.deadlock_sentences()) {
         out.push('\n');
         fill(&mut out, &sentence, "", "");
     }
     if let Some(link) = &d.link {
-        out.push_str("\nFull diagnosis (Trace Doctor):\n");
+        let _ = writeln!(
+            out,
+            "\n{}{}",
+            d.lang.msgs().reply_full_link,
+            d.lang.msgs().colon.trim_end()
+        );
         out.push_str(link.trim());
         out.push('\n');
         if let Some(note) = &d.link_note {
@@ -31,15 +37,15 @@ pub fn plain_text_of(d: &Digest) -> String {
     out
 }
 
-fn trace(out: &mut String, t: &TraceDigest, several: bool) {
+fn trace(out: &mut String, t: &TraceDigest, several: bool, lang: Lang) {
+    let m = lang.msgs();
+    let colon = m.colon;
     if several {
-        let mut heading = format!("Trace {}, lines {}–{}", t.number, t.lines[0], t.lines[1]);
-        if t.occurrences > 1 {
-            let _ = write!(heading, " (seen {} times)", t.occurrences);
-        }
-        let _ = writeln!(out, "{heading}\n{}\n", "=".repeat(heading.chars().count()));
+        let heading = lang.digest_trace_heading(t.number, t.lines, t.occurrences);
+        let under = "=".repeat(super::display_width(&heading));
+        let _ = writeln!(out, "{heading}\n{under}\n");
     } else if t.occurrences > 1 {
-        let _ = writeln!(out, "(This trace appears {} times.)\n", t.occurrences);
+        let _ = writeln!(out, "{}\n", lang.appears_times(t.occurrences));
     }
     if let Some((cut, _)) = &t.cut {
         fill(out, &cut.replace("**", ""), "", "");
@@ -47,7 +53,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     }
     match &t.finding {
         Some(f) => {
-            fill(out, &format!("Diagnosis: {}", f.title), "", "");
+            fill(out, &format!("{}{}", m.reply_diagnosis, f.title), "", "");
             out.push('\n');
             prose(out, &f.summary, "", "");
             if let Some(c) = &f.culprit {
@@ -56,42 +62,61 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             }
             for m in f.platform_assumed.iter().chain(&f.version_mismatch) {
                 out.push('\n');
-                fill(out, &format!("Note: {m}"), "", "      ");
+                fill(
+                    out,
+                    &format!("{}{m}", lang.msgs().digest_note),
+                    "",
+                    "      ",
+                );
             }
         }
-        None => fill(
-            out,
-            "No known diagnosis: no rule of Trace Doctor matches this trace.",
-            "",
-            "",
-        ),
+        None => fill(out, m.reply_no_rule, "", ""),
     }
     out.push('\n');
     let root = match t.cut {
-        Some((_, true)) => "Last exception printed",
-        _ => "Root cause",
+        Some((_, true)) => m.digest_last_printed,
+        _ => m.digest_root_cause,
     };
-    fill(out, &format!("{root}: {}", t.root_cause), "", "  ");
+    fill(out, &format!("{root}{colon}{}", t.root_cause), "", "  ");
+    let version = m.digest_version;
     match &t.flink_version {
-        Some(v) => fill(out, &format!("Flink version: {v}"), "", "  "),
+        Some(v) => fill(out, &format!("{version}{colon}{v}"), "", "  "),
         None if t.flink => fill(
             out,
-            "Flink version: not shown by the trace (which one do you run?)",
+            &format!("{version}{colon}{}", m.digest_version_unknown),
             "",
             "  ",
         ),
         None => {}
     }
-    let facts = context_facts(&t.context, &|s| s.to_owned(), &|s| s.to_owned(), " -> ");
+    let facts = context_facts(
+        &t.context,
+        &|s| s.to_owned(),
+        &|s| s.to_owned(),
+        " -> ",
+        lang,
+    );
     if !facts.is_empty() {
-        fill(out, &format!("Context: {}", facts.join(", ")), "", "  ");
+        let sep = if lang == Lang::Zh { "，" } else { ", " };
+        fill(
+            out,
+            &format!("{}{colon}{}", m.digest_context, facts.join(sep)),
+            "",
+            "  ",
+        );
     }
     if !t.quote.is_empty() {
-        out.push_str(if t.marks.is_empty() {
-            "\nThe decisive lines of the trace:\n\n"
+        let marks = if t.marks.is_empty() {
+            ""
         } else {
-            "\nThe decisive lines of the trace ([n] is explained below):\n\n"
-        });
+            m.digest_marks_below
+        };
+        let _ = write!(
+            out,
+            "\n{}{marks}{}\n\n",
+            m.digest_decisive,
+            colon.trim_end()
+        );
         out.push_str(&t.quote_text("    "));
         if !t.marks.is_empty() {
             out.push('\n');
@@ -104,7 +129,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
     }
     if let Some(f) = &t.finding {
         if !f.fixes.is_empty() {
-            out.push_str("\nFixes, best first:\n");
+            let _ = writeln!(out, "\n{}{}", m.digest_fixes, colon.trim_end());
             for (k, fix) in f.fixes.iter().enumerate() {
                 out.push('\n');
                 let mark = format!("{}. ", k + 1);
@@ -112,7 +137,7 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
             }
         }
         if !f.not_fixes.is_empty() {
-            out.push_str("\nWhat does not help:\n\n");
+            let _ = writeln!(out, "\n{}{}\n", m.digest_not_fixes, colon.trim_end());
             for nf in &f.not_fixes {
                 prose(out, nf, "- ", "  ");
             }
@@ -124,15 +149,10 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
                 .iter()
                 .map(|(id, title)| format!("{title} ({id})"))
                 .collect();
-            fill(
-                out,
-                &format!("Other rules that match too: {}.", also.join("; ")),
-                "",
-                "",
-            );
+            fill(out, &lang.other_rules(&also.join("; ")), "", "");
         }
         if !f.references.is_empty() {
-            out.push_str("\nReferences:\n\n");
+            let _ = writeln!(out, "\n{}{}\n", m.digest_references, colon.trim_end());
             for r in &f.references {
                 fill(out, &r.title, "- ", "  ");
                 let _ = writeln!(out, "  {}", r.url);
@@ -144,10 +164,10 @@ fn trace(out: &mut String, t: &TraceDigest, several: bool) {
         fill(out, &sentence.replace("**", ""), "", "");
     }
     if let Some(terms) = &t.search_terms {
-        out.push_str("\nSearch the mailing-list archives and JIRA for:\n\n");
+        let _ = writeln!(out, "\n{}{}\n", m.digest_search, colon.trim_end());
         let _ = writeln!(out, "    {terms}");
     }
-    if let Some(sentence) = t.same_diagnosis_sentence() {
+    if let Some(sentence) = t.same_diagnosis_sentence(lang) {
         out.push('\n');
         fill(out, &sentence, "", "");
     }

@@ -44,37 +44,26 @@ struct ShortReply {
 }
 
 fn build(d: &Digest) -> ShortReply {
+    let lang = d.lang;
+    let m = lang.msgs();
     let Some(t) = d.traces.first() else {
         return ShortReply {
             cut: None,
-            lead: d
-                .opening()
-                .unwrap_or_else(|| "No stack trace found in the text.".to_owned()),
+            lead: d.opening().unwrap_or_else(|| m.reply_no_trace.to_owned()),
             gist: None,
             quote: Vec::new(),
             fixes: Vec::new(),
             docs: None,
             version: None,
-            question: "Could you send the whole stack trace, from the JobManager or TaskManager \
-                       log, and your Flink version?"
-                .to_owned(),
+            question: m.reply_ask_trace.to_owned(),
             wrong_if: None,
             others: None,
             link: d.link.clone(),
         };
     };
     let untold = d.traces.len() - 1 + d.other_traces;
-    let others = (untold > 0).then(|| {
-        format!(
-            "The text holds {} more; the full diagnosis tells {}.",
-            crate::wording::plural(untold, "trace", "traces"),
-            if untold == 1 { "it" } else { "them" }
-        )
-    });
-    let version = t
-        .flink_version
-        .as_ref()
-        .map(|v| format!("Flink version {v}, as read from the trace (please confirm)."));
+    let others = (untold > 0).then(|| lang.reply_others(untold));
+    let version = t.flink_version.as_ref().map(|v| lang.reply_version(v));
     let cut = t.cut.as_ref().map(|(c, _)| c.clone());
     // A wrapper's finding on a text cut before the cause it wraps has nothing to fix yet.
     let wrapper_only = cut.is_some()
@@ -84,14 +73,16 @@ fn build(d: &Digest) -> ShortReply {
     match &t.finding {
         Some(f) => ShortReply {
             cut: cut.clone(),
-            lead: if f.platform_assumed.is_some() {
-                format!(
-                    "Diagnosis, if this comes from a Flink job (nothing in the text shows it): {}.",
-                    f.title.trim_end_matches('.')
-                )
-            } else {
-                format!("Diagnosis: {}.", f.title.trim_end_matches('.'))
-            },
+            lead: format!(
+                "{}{}{}",
+                if f.platform_assumed.is_some() {
+                    m.reply_diagnosis_assumed
+                } else {
+                    m.reply_diagnosis
+                },
+                f.title.trim_end_matches(['.', '。']),
+                m.reply_stop
+            ),
             gist: Some(first_sentences(&f.summary.md, 80)),
             quote: quote(t),
             fixes: f
@@ -106,15 +97,11 @@ fn build(d: &Digest) -> ShortReply {
                 .map(|r| (r.title.clone(), r.url.clone())),
             version,
             question: if cut.is_some() {
-                "Could you send the rest of the trace, down to its last Caused by, and your \
-                 Flink version?"
-                    .to_owned()
+                m.reply_ask_rest.to_owned()
             } else {
-                f.confirm.clone().unwrap_or_else(|| {
-                    "Does this match what your job does? If not, please send the whole log and \
-                     your Flink version."
-                        .to_owned()
-                })
+                f.confirm
+                    .clone()
+                    .unwrap_or_else(|| m.reply_confirm.to_owned())
             },
             wrong_if: f
                 .false_alarm
@@ -125,22 +112,24 @@ fn build(d: &Digest) -> ShortReply {
             link: d.link.clone(),
         },
         None => ShortReply {
-            lead: "No known diagnosis: no rule of Trace Doctor matches this trace.".to_owned(),
+            lead: m.reply_no_rule.to_owned(),
             gist: t
                 .answer
                 .first()
                 .map(|s| first_sentences(s, 80))
-                .or_else(|| Some(format!("Root cause: `{}`.", t.root_cause))),
+                .or_else(|| {
+                    Some(format!(
+                        "{}`{}`{}",
+                        m.root_cause_label, t.root_cause, m.reply_stop
+                    ))
+                }),
             quote: quote(t),
             fixes: Vec::new(),
             docs: None,
             question: if cut.is_some() {
-                "Could you send the rest of the trace, and your Flink and connector versions?"
-                    .to_owned()
+                m.reply_ask_rest_versions.to_owned()
             } else {
-                "Could you send the whole JobManager and TaskManager logs around the failure, \
-                 and your Flink and connector versions?"
-                    .to_owned()
+                m.reply_ask_logs.to_owned()
             },
             cut,
             wrong_if: None,
@@ -226,7 +215,7 @@ fn quote(t: &TraceDigest) -> Vec<String> {
 /// (`at o.a.f.s.r.t.StreamTask.invoke(StreamTask.java:623)`), then the file name left out
 /// (`(…:623)`), then cut with `…`.
 fn fit_frame(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
+    if super::display_width(text) <= width {
         return text.to_owned();
     }
     let (at, call) = text.split_at(if text.starts_with("at ") { 3 } else { 0 });
@@ -248,7 +237,7 @@ fn fit_frame(text: &str, width: usize) -> String {
         })
         .collect();
     let mut out = format!("{at}{}{rest}", short_name.join("."));
-    if out.chars().count() > width {
+    if super::display_width(&out) > width {
         if let Some((_, line)) = rest.rsplit_once(':') {
             out = format!("{at}{}(…:{line}", short_name.join("."));
         }
@@ -256,12 +245,21 @@ fn fit_frame(text: &str, width: usize) -> String {
     clip(&out, width)
 }
 
-/// `s` cut to `width` chars, ending with `…` when cut.
+/// `s` cut to `width` display columns (a CJK character takes two), ending with `…` when cut.
 fn clip(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
+    if super::display_width(s) <= width {
         return s.to_owned();
     }
-    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > width.saturating_sub(1) {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
     out.push('…');
     out
 }
@@ -276,6 +274,10 @@ fn first_sentences(md: &str, min: usize) -> String {
     for (i, &(at, c)) in chars.iter().enumerate() {
         match c {
             '`' => in_code = !in_code,
+            // A Chinese full stop ends a sentence with no space after it.
+            '。' | '？' | '！' if !in_code && at >= min => {
+                return para[..at + c.len_utf8()].trim().to_owned();
+            }
             '.' | '?' | '!' if !in_code && at >= min => {
                 let next = chars.get(i + 1).map(|&(_, c)| c);
                 let closing = matches!(next, Some('*'));
@@ -372,26 +374,32 @@ pub fn short_plain_text_of(d: &Digest) -> String {
         }
     }
     out.push('\n');
+    let m = d.lang.msgs();
     for (k, f) in r.fixes.iter().enumerate() {
-        let label = if k == 0 { "Fix: " } else { "Also: " };
+        let label = if k == 0 { m.reply_fix } else { m.reply_also };
         fill(&mut out, &format!("{label}{}", plain(f)), "", "");
     }
     if let Some((_, url)) = &r.docs {
         // A link line: never wrapped, the URL whole after its label.
-        out.push_str(&format!("Docs: {url}\n"));
+        out.push_str(&format!("{}{url}\n", m.reply_docs));
     }
     if let Some(v) = &r.version {
         fill(&mut out, v, "", "");
     }
     fill(&mut out, &plain(&r.question), "", "");
     if let Some(w) = &r.wrong_if {
-        fill(&mut out, &format!("It may not apply: {}", plain(w)), "", "");
+        fill(
+            &mut out,
+            &format!("{}{}", m.reply_may_not_apply, plain(w)),
+            "",
+            "",
+        );
     }
     if let Some(o) = &r.others {
         fill(&mut out, o, "", "");
     }
     if let Some(link) = &r.link {
-        out.push_str(&format!("\nFull diagnosis: {}\n", link.trim()));
+        out.push_str(&format!("\n{}{}\n", m.reply_full, link.trim()));
         if let Some(note) = &d.link_note {
             fill(&mut out, note, "", "");
         }
@@ -402,6 +410,7 @@ pub fn short_plain_text_of(d: &Digest) -> String {
 /// The short reply as Markdown (GitHub): the quoted lines in a fenced block, the link last.
 pub fn short_markdown_of(d: &Digest) -> String {
     let r = build(d);
+    let m = d.lang.msgs();
     let mut out = String::new();
     if let Some(cut) = &r.cut {
         out.push_str(cut);
@@ -429,12 +438,16 @@ pub fn short_markdown_of(d: &Digest) -> String {
     }
     out.push('\n');
     for (k, f) in r.fixes.iter().enumerate() {
-        out.push_str(if k == 0 { "**Fix:** " } else { "**Also:** " });
+        let label = if k == 0 { m.reply_fix } else { m.reply_also };
+        out.push_str(&format!("**{}** ", label.trim_end()));
         out.push_str(f);
         out.push_str("\n\n");
     }
     if let Some((title, url)) = &r.docs {
-        out.push_str(&format!("**Docs:** [{title}]({url})\n\n"));
+        out.push_str(&format!(
+            "**{}** [{title}]({url})\n\n",
+            m.reply_docs.trim_end()
+        ));
     }
     if let Some(v) = &r.version {
         out.push_str(v);
@@ -443,16 +456,13 @@ pub fn short_markdown_of(d: &Digest) -> String {
     out.push_str(&r.question);
     out.push('\n');
     if let Some(w) = &r.wrong_if {
-        out.push_str(&format!("\n*It may not apply:* {w}\n"));
+        out.push_str(&format!("\n*{}* {w}\n", m.reply_may_not_apply.trim_end()));
     }
     if let Some(o) = &r.others {
         out.push_str(&format!("\n{o}\n"));
     }
     if let Some(link) = &r.link {
-        out.push_str(&format!(
-            "\n[Full diagnosis (Trace Doctor)]({})\n",
-            link.trim()
-        ));
+        out.push_str(&format!("\n[{}]({})\n", m.reply_full_link, link.trim()));
         if let Some(note) = &d.link_note {
             out.push_str(&format!("{note}\n"));
         }
@@ -464,6 +474,7 @@ pub fn short_markdown_of(d: &Digest) -> String {
 /// for the quoted lines, `[title|url]` links.
 pub fn short_jira_of(d: &Digest) -> String {
     let r = build(d);
+    let m = d.lang.msgs();
     let mut out = String::new();
     if let Some(cut) = &r.cut {
         out.push_str(&jira(cut));
@@ -485,13 +496,15 @@ pub fn short_jira_of(d: &Digest) -> String {
     }
     out.push('\n');
     for (k, f) in r.fixes.iter().enumerate() {
-        out.push_str(if k == 0 { "*Fix:* " } else { "*Also:* " });
+        let label = if k == 0 { m.reply_fix } else { m.reply_also };
+        out.push_str(&format!("*{}* ", label.trim_end()));
         out.push_str(&jira(f));
         out.push_str("\n\n");
     }
     if let Some((title, url)) = &r.docs {
         out.push_str(&format!(
-            "*Docs:* [{}|{url}]\n\n",
+            "*{}* [{}|{url}]\n\n",
+            m.reply_docs.trim_end(),
             title.replace(['[', ']', '|'], " ")
         ));
     }
@@ -502,16 +515,17 @@ pub fn short_jira_of(d: &Digest) -> String {
     out.push_str(&jira(&r.question));
     out.push('\n');
     if let Some(w) = &r.wrong_if {
-        out.push_str(&format!("\n_It may not apply:_ {}\n", jira(w)));
+        out.push_str(&format!(
+            "\n_{}_ {}\n",
+            m.reply_may_not_apply.trim_end(),
+            jira(w)
+        ));
     }
     if let Some(o) = &r.others {
         out.push_str(&format!("\n{o}\n"));
     }
     if let Some(link) = &r.link {
-        out.push_str(&format!(
-            "\n[Full diagnosis (Trace Doctor)|{}]\n",
-            link.trim()
-        ));
+        out.push_str(&format!("\n[{}|{}]\n", m.reply_full_link, link.trim()));
         if let Some(note) = &d.link_note {
             out.push_str(&format!("{note}\n"));
         }
