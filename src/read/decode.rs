@@ -583,12 +583,11 @@ fn repair_lines(doc: Document) -> Document {
     let t = &doc.text;
     let bytes = t.as_bytes();
     let has_ansi = memchr_byte(0x1b, bytes).is_some();
-    let has_escaped =
-        t.contains("\\n\\tat ") || t.contains("\\n    at ") || t.contains("\\nCaused by: ");
+    let has_escaped = has(t, "\\n\\tat ") || has(t, "\\n    at ") || has(t, "\\nCaused by: ");
     let long_line = has_long_line(bytes, 120);
-    let has_nbsp = t.contains('\u{a0}');
+    let has_nbsp = has(t, "\u{a0}");
     // Newlines unescaped but tabs not: lines that start with the two characters `\t`.
-    let literal_tab = t.contains("\n\\tat ") || t.contains("\n\\t... ");
+    let literal_tab = has(t, "\n\\tat ") || has(t, "\n\\t... ");
     if !has_ansi && !has_escaped && !long_line && !has_nbsp && !literal_tab {
         return doc;
     }
@@ -855,12 +854,12 @@ const ENTITIES: &[(&str, &str)] = &[
 /// Undoes HTML escaping and line-break tags when the document shows any of them.
 fn html_unescape(doc: Document) -> Document {
     let t = &doc.text;
-    let looks_html = t.contains("&lt;")
-        || t.contains("&gt;")
-        || t.contains("&amp;")
-        || t.contains("&quot;")
-        || t.contains("&#")
-        || has_line_tag(t);
+    let bytes = t.as_bytes();
+    let looks_html = memchr::memchr_iter(b'&', bytes).any(|i| {
+        ["&lt;", "&gt;", "&amp;", "&quot;", "&#"]
+            .iter()
+            .any(|e| bytes[i..].starts_with(e.as_bytes()))
+    }) || has_line_tag(t);
     if !looks_html {
         return doc;
     }
@@ -941,8 +940,13 @@ fn has_line_tag(t: &str) -> bool {
     false
 }
 
+/// Whether `needle` occurs in `text` (SIMD substring search: these checks read whole texts).
+fn has(text: &str, needle: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+}
+
 fn memchr_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|&b| b == needle)
+    memchr::memchr(needle, haystack)
 }
 
 #[cfg(test)]

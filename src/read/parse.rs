@@ -117,9 +117,7 @@ fn split_lines(text: &str) -> Vec<Line> {
     let bytes = text.as_bytes();
     while start <= bytes.len() {
         // A line ends at `\n`, `\r\n`, or a lone `\r` (old Mac files, some terminals).
-        let brk = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n' || b == b'\r');
+        let brk = memchr::memchr2(b'\n', b'\r', &bytes[start..]);
         let (end, next) = match brk {
             Some(rel)
                 if bytes[start + rel] == b'\r' && bytes.get(start + rel + 1) == Some(&b'\n') =>
@@ -351,7 +349,13 @@ const THROWABLE_SUFFIXES: [&str; 3] = ["Exception", "Error", "Throwable"];
 
 /// Cheap test before looking for an exception inside a line.
 fn mentions_throwable(body: &str) -> bool {
-    THROWABLE_SUFFIXES.iter().any(|s| body.contains(s))
+    // One pass over the line for the suffixes' first letters (`E`, `T`), not one per suffix.
+    let b = body.as_bytes();
+    memchr::memchr2_iter(b'E', b'T', b).any(|i| {
+        THROWABLE_SUFFIXES
+            .iter()
+            .any(|s| b[i..].starts_with(s.as_bytes()))
+    })
 }
 
 /// Marks that open inline text around an exception, with what closes them.
