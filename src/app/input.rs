@@ -1,4 +1,5 @@
-//! The input panel: the text area, "Try the example" and "Clear".
+//! The input panel: the text area, "Try the example", "Clear", and "Open a file…" (or a file
+//! dropped on the panel).
 
 use super::persist::{self, Kept};
 use std::cell::RefCell;
@@ -34,6 +35,10 @@ pub struct Load {
     pub text: Rc<str>,
     pub own: bool,
 }
+
+/// The largest file the page reads, in bytes (decimal MB): the same order as the largest text
+/// the pathological tests read whole (100 MB of log), beyond which a text area is unusable.
+pub const MAX_FILE_BYTES: f64 = 100e6;
 
 /// How long typing waits for a pause before the text is read and diagnosed, by its size in
 /// bytes (UTF-16 units, as the text area counts them): reading a big text area costs the page
@@ -221,8 +226,97 @@ pub fn input_panel(props: &Props) -> Html {
             }
         })
     };
+    // A file opened with "Open a file…" or dropped on the panel: read as bytes and decoded as the
+    // CLI decodes a file (BOM, UTF-16, lossy UTF-8), then put in the text area as if pasted.
+    let file_note = use_state(|| None::<String>);
+    let reading = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let open_file = {
+        let area = area.clone();
+        let cb = props.on_input.clone();
+        let stash = stash.clone();
+        let borrowed = borrowed.clone();
+        let pending = pending.clone();
+        let file_note = file_note.clone();
+        let reading = reading.clone();
+        Rc::new(move |file: web_sys::File| {
+            if file.size() > MAX_FILE_BYTES {
+                file_note.set(Some(lang.file_too_large(file.size(), 100)));
+                return;
+            }
+            file_note.set(None);
+            let (area, cb, stash, borrowed, pending, file_note) = (
+                area.clone(),
+                cb.clone(),
+                stash.clone(),
+                borrowed.clone(),
+                pending.clone(),
+                file_note.clone(),
+            );
+            let task =
+                gloo::file::callbacks::read_as_bytes(&gloo::file::Blob::from(file), move |read| {
+                    match read {
+                        Ok(bytes) => {
+                            let text = crate::decode::bytes_to_text(&bytes);
+                            put(&pending, &area, &stash, &borrowed, &cb, &text, true);
+                        }
+                        Err(_) => file_note.set(Some(m.file_read_error.to_owned())),
+                    }
+                });
+            *reading.borrow_mut() = Some(task);
+        })
+    };
+    let file_input = use_node_ref();
+    let onchange_file = {
+        let open_file = open_file.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                open_file(file);
+            }
+            // The same file can be opened again.
+            input.set_value("");
+        })
+    };
+    let pick_file = {
+        let file_input = file_input.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(input) = file_input.cast::<web_sys::HtmlInputElement>() {
+                input.click();
+            }
+        })
+    };
+    let has_files = |e: &DragEvent| {
+        e.data_transfer().is_some_and(|d| {
+            d.types()
+                .iter()
+                .any(|t| t.as_string().as_deref() == Some("Files"))
+        })
+    };
+    // A file dragged over the panel: allow the drop (the browser would otherwise open the
+    // file in place of the page, and the text typed would be gone).
+    let ondragover = Callback::from(move |e: DragEvent| {
+        if has_files(&e) {
+            e.prevent_default();
+        }
+    });
+    let ondrop = {
+        let open_file = open_file.clone();
+        Callback::from(move |e: DragEvent| {
+            let Some(file) = e
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|f| f.get(0))
+            else {
+                return;
+            };
+            e.prevent_default();
+            open_file(file);
+        })
+    };
     html! {
-        <section class="input" aria-label={m.input_section}>
+        <section class="input" aria-label={m.input_section} {ondragover} {ondrop}>
             <label for="trace-input" class="input-label">{ m.input_label }</label>
             <div class="input-area">
                 <textarea id="trace-input" ref={area.clone()} {oninput} spellcheck="false" autocomplete="off"
@@ -234,8 +328,14 @@ pub fn input_panel(props: &Props) -> Html {
                 if stash.is_some() {
                     <button id="restore" type="button" onclick={restore} title={m.restore_title}>{ m.restore }</button>
                 }
+                <button id="open-file" type="button" onclick={pick_file} title={m.open_file_title}>{ m.open_file }</button>
+                <input id="open-file-input" ref={file_input} type="file" hidden=true tabindex="-1"
+                    accept=".log,.txt,.out,.err,.json,text/*,application/json" onchange={onchange_file} />
                 <span class="hint">{ m.example_hint }</span>
             </div>
+            if let Some(note) = &*file_note {
+                <p class="file-note" id="file-note" role="alert">{ crate::app::code_spans(note) }</p>
+            }
             { match props.kept {
                 Some(Kept::Yes) => html! { <p class="kept hint" id="kept" data-kept="yes">{ m.kept_yes }</p> },
                 Some(Kept::TooLarge(n)) => html! { <p class="kept hint" id="kept" data-kept="too-large">{ lang.kept_too_large(n) }</p> },

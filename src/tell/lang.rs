@@ -191,6 +191,19 @@ impl Lang {
         }
     }
 
+    /// A file larger than the page reads ([`crate::app`]'s limit): its size and what to do.
+    pub fn file_too_large(self, bytes: f64, limit_mb: usize) -> String {
+        let mb = bytes / 1e6;
+        match self {
+            Lang::En => format!(
+                "This file is {mb:.0} MB; the page reads files up to {limit_mb} MB. Open the part of the log around the failure instead (for example `grep -n -B 20 -A 200 Exception`)."
+            ),
+            Lang::Zh => format!(
+                "这个文件有 {mb:.0} MB；本页面最多读取 {limit_mb} MB 的文件。请只打开日志中故障附近的部分（例如 `grep -n -B 20 -A 200 Exception` 的结果）。"
+            ),
+        }
+    }
+
     /// A trace card's heading: `Trace 1 · lines 3–40 · seen 2 times`.
     pub fn trace_heading(
         self,
@@ -730,6 +743,12 @@ messages! {
     restore: "Restore previous text", "恢复之前的文本";
     /// Tooltip of [`Messages::restore`].
     restore_title: "Swap back the text that was replaced", "换回被替换掉的文本";
+    /// The button that opens a log file from disk.
+    open_file: "Open a file…", "打开文件…";
+    /// Its tooltip.
+    open_file_title: "Read a log or trace file from your disk (or drop it on the text area); it stays in this browser", "从本地磁盘读取日志或堆栈文件（也可以拖放到文本框上）；文件内容只留在本浏览器中";
+    /// A file could not be read.
+    file_read_error: "The file could not be read.", "无法读取这个文件。";
     /// What the example is.
     example_hint: "Example: a checkpoint failing with ConcurrentModificationException in an async I/O operator.",
         "示例：异步 I/O 算子中的检查点因 ConcurrentModificationException 失败。";

@@ -511,6 +511,28 @@ await test('flagship: try-example shows the async-wait-inflight-cme diagnosis', 
 }
 
 // the flagship at a phone's width
+await test('open a file: "Open a file…" reads a log from disk into the input and diagnoses it; a file over the limit is refused with a message, the text kept', async (check) => {
+  await openApp(page);
+  const file = path.join(REPO, 'rules', 'restore-path-not-found', 'match-lab-checkpoint-dir-1.20.3.txt');
+  await page.locator('#open-file-input').setInputFiles(file);
+  await waitDone(page, 15_000);
+  const text = fs.readFileSync(file, 'utf8');
+  check((await page.locator('#trace-input').inputValue()) === text, 'the file\'s text is in the input, unchanged');
+  const ids = await page.locator('article.trace').first().locator('.finding[data-rule]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+  check(ids[0] === 'restore-path-not-found', `first finding ${JSON.stringify(ids)}`);
+  // Over the limit: a message, and the text in the input stays as it was.
+  // A sparse file on disk: the browser gets its path, not 101 MB over the wire.
+  const huge = path.join(OUT, 'huge.log');
+  fs.writeFileSync(huge, '');
+  fs.truncateSync(huge, 101_000_000);
+  await page.locator('#open-file-input').setInputFiles(huge);
+  await page.locator('#file-note').waitFor({ timeout: 10_000 });
+  const note = await page.locator('#file-note').textContent();
+  check(/100 MB/.test(note), `the note says the limit: "${note}"`);
+  check((await page.locator('#trace-input').inputValue()) === text, 'the text is kept when a file is refused');
+  fs.unlinkSync(huge);
+});
+
 await test('flagship at 390 px wide: renders without horizontal page scroll', async (check) => {
   const narrow = watchPage(await context.newPage(), 'narrow');
   try {
