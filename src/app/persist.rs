@@ -158,3 +158,23 @@ pub fn load_lang() -> Option<crate::lang::Lang> {
 pub fn save_lang(lang: crate::lang::Lang) {
     let _ = LocalStorage::set(LANG_KEY, lang.code());
 }
+
+/// The storage key of the public address of this page that the person set in the Share panel
+/// (for links that others can open when the page is served from this machine).
+pub const PUBLIC_BASE_KEY: &str = "trace-doctor.public-base";
+
+/// The public address the person set, if any.
+pub fn load_public_base() -> Option<String> {
+    LocalStorage::get::<String>(PUBLIC_BASE_KEY)
+        .ok()
+        .filter(|b| !b.trim().is_empty())
+}
+
+/// Keeps the public address (empty: forget it).
+pub fn save_public_base(base: &str) {
+    if base.trim().is_empty() {
+        LocalStorage::delete(PUBLIC_BASE_KEY);
+    } else {
+        let _ = LocalStorage::set(PUBLIC_BASE_KEY, base.trim());
+    }
+}

@@ -2,6 +2,7 @@
 //! (and past 2,000 characters a shorter link and the rule's page), and the replies for mail and
 //! GitHub. It renders [`crate::sharing::SharePanel`], built when the panel is opened.
 
+use super::persist;
 use crate::lang::Lang;
 use crate::sharing::{self, SharePanel};
 use crate::wording::plural;
@@ -52,10 +53,30 @@ fn view_options() -> crate::share::link::ViewOptions {
     options
 }
 
-/// The page's address without its fragment: where share links point. Empty for a page opened
-/// from a file (the single-file build): a `file://` address names a folder on this machine
-/// (often the user's name) and opens nowhere else, so the link is its `#/s/…` part alone.
+/// Where share links point: the public address the person set in the Share panel (kept in
+/// this browser), else the one the deployment set in `index.html`
+/// (`<meta name="trace-doctor-public-base" content="https://…/">`), else the page's own address.
 fn base_url() -> String {
+    persist::load_public_base()
+        .and_then(|b| crate::share::link::public_base(&b))
+        .or_else(deployed_public_base)
+        .unwrap_or_else(page_url)
+}
+
+/// The public address set where the page is deployed: `index.html`'s
+/// `<meta name="trace-doctor-public-base">`, when it holds an http(s) address.
+fn deployed_public_base() -> Option<String> {
+    let meta = web_sys::window()?
+        .document()?
+        .query_selector("meta[name=\"trace-doctor-public-base\"]")
+        .ok()??;
+    crate::share::link::public_base(&meta.get_attribute("content")?)
+}
+
+/// The page's address without its fragment. Empty for a page opened from a file (the
+/// single-file build): a `file://` address names a folder on this machine (often the user's
+/// name) and opens nowhere else, so the link is its `#/s/…` part alone.
+fn page_url() -> String {
     let Some(location) = web_sys::window().map(|w| w.location()) else {
         return String::new();
     };
@@ -78,11 +99,47 @@ pub fn share(props: &Props) -> Html {
     let open = use_state(|| false);
     let redact = use_state(|| true);
     let clipboard = use_clipboard();
+    // Bumped when the person sets the public address: the links are made again.
+    let base_set = use_state(|| 0u32);
     let panel = {
-        let key = ((*open).then(|| props.text.clone()), *redact, lang);
-        use_memo(key, |(text, redact, lang)| {
+        let key = (
+            (*open).then(|| props.text.clone()),
+            *redact,
+            lang,
+            *base_set,
+        );
+        use_memo(key, |(text, redact, lang, _)| {
             text.as_ref()
                 .map(|t| sharing::build_in(t, &base_url(), *redact, view_options(), *lang))
+        })
+    };
+    let base_input = use_node_ref();
+    let base_invalid = use_state(|| false);
+    let save_base = {
+        let base_input = base_input.clone();
+        let base_set = base_set.clone();
+        let base_invalid = base_invalid.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(input) = base_input.cast::<HtmlInputElement>() else {
+                return;
+            };
+            let raw = input.value();
+            match crate::share::link::public_base(&raw) {
+                Some(b) => {
+                    persist::save_public_base(&b);
+                    base_invalid.set(false);
+                }
+                None if raw.trim().is_empty() => {
+                    persist::save_public_base("");
+                    base_invalid.set(false);
+                }
+                None => {
+                    base_invalid.set(true);
+                    return;
+                }
+            }
+            base_set.set(*base_set + 1);
         })
     };
     let ontoggle = {
@@ -129,7 +186,14 @@ pub fn share(props: &Props) -> Html {
     let body = match panel.as_ref() {
         None => html! {},
         Some(Err(why)) => html! { <p class="share-note" role="note">{ why.message(lang) }</p> },
-        Some(Ok(p)) => panel_view(p, *redact, stale, on_redact, &copy, &copied, lang),
+        Some(Ok(p)) => {
+            let base = BaseForm {
+                onsubmit: save_base,
+                input: base_input,
+                invalid: *base_invalid,
+            };
+            panel_view(p, *redact, stale, on_redact, &copy, &copied, base, lang)
+        }
     };
     html! {
         <details class="share" id="share" {ontoggle}>
@@ -139,6 +203,15 @@ pub fn share(props: &Props) -> Html {
     }
 }
 
+/// The public address form of the Share panel: what it calls on submit, its input, and
+/// whether the last address given was refused.
+struct BaseForm {
+    onsubmit: Callback<SubmitEvent>,
+    input: NodeRef,
+    invalid: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
 fn panel_view(
     p: &SharePanel,
     redact: bool,
@@ -146,9 +219,15 @@ fn panel_view(
     on_redact: Callback<Event>,
     copy: &dyn Fn(String) -> Callback<MouseEvent>,
     copied: &dyn Fn(&str) -> Html,
+    base: BaseForm,
     lang: Lang,
 ) -> Html {
     let m = lang.msgs();
+    let BaseForm {
+        onsubmit: save_base,
+        input: base_input,
+        invalid: base_invalid,
+    } = base;
     let what = if p.summary.is_empty() {
         m.nothing_to_hide.to_owned()
     } else if lang == Lang::Zh {
@@ -222,6 +301,17 @@ fn panel_view(
                 if !o.link.starts_with('#') && crate::share::link::local_only(&o.link) {
                     <p class="share-note warn" id="local-link-note">{ m.local_link_note }</p>
                 }
+                if o.link.starts_with('#') || crate::share::link::local_only(&o.link) || persist::load_public_base().is_some() {
+                    <form class="row public-base" onsubmit={save_base}>
+                        <label for="public-base">{ m.public_base_label }</label>
+                        <input id="public-base" ref={base_input} type="url" placeholder="https://…/trace-doctor/"
+                            value={persist::load_public_base().unwrap_or_default()} />
+                        <button type="submit" id="save-public-base">{ m.public_base_save }</button>
+                    </form>
+                    if base_invalid {
+                        <p class="share-note warn" id="public-base-invalid" role="alert">{ m.public_base_invalid }</p>
+                    }
+                }
                 if o.link.starts_with('#') {
                     <p class="share-note" id="file-link-note">{ m.file_link_note }</p>
                 }
@@ -244,6 +334,9 @@ fn panel_view(
             </div>
             <div class="digests">
                 <p>{ m.short_reply_intro }</p>
+                if p.digest_link.is_none() && (o.link.starts_with('#') || crate::share::link::local_only(&o.link)) {
+                    <p class="share-note" id="reply-without-link">{ m.reply_without_link }</p>
+                }
                 <div class="row">
                     <button type="button" id="copy-plain" onclick={copy(p.plain_text.clone())}>{ m.copy_plain }</button>
                     { copied(&p.plain_text) }

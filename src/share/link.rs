@@ -662,6 +662,27 @@ fn partial(raw: &[u8]) -> (Option<Box<Recovered>>, bool) {
     (Some(recovered_of(state_of(h, text), total)), altered)
 }
 
+/// A public base address as a person or a deployment writes it, checked: an `http(s)://` URL
+/// without a fragment, with a trailing `/` added when the path has none of its own
+/// (`https://example.org/td` → `https://example.org/td/`, since links add `#/s/…`). `None` for
+/// anything else (`file:`, `javascript:`, spaces).
+pub fn public_base(raw: &str) -> Option<String> {
+    let b = raw.trim();
+    let lower = b.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))?;
+    if rest.is_empty() || b.contains(['#', ' ', '"', '<', '>']) {
+        return None;
+    }
+    let last = b.rsplit('/').next().unwrap_or("");
+    if rest.contains('/') && (last.is_empty() || last.contains('.')) {
+        Some(b.to_owned())
+    } else {
+        Some(format!("{b}/"))
+    }
+}
+
 /// True when a link on `base` (a URL) opens only on this machine or network: `file:`, loopback,
 /// private and link-local IPv4 addresses, `localhost`, `[::1]`. A link made there opens for no
 /// one else (issue 14).
@@ -692,6 +713,31 @@ pub fn local_only(base: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn public_bases_are_http_urls_ending_in_a_folder_or_a_file() {
+        use super::public_base;
+        assert_eq!(
+            public_base(" https://example.org/td "),
+            Some("https://example.org/td/".into())
+        );
+        assert_eq!(
+            public_base("https://example.org/td/"),
+            Some("https://example.org/td/".into())
+        );
+        assert_eq!(
+            public_base("https://example.org/td/index.html"),
+            Some("https://example.org/td/index.html".into())
+        );
+        assert_eq!(
+            public_base("http://example.org"),
+            Some("http://example.org/".into())
+        );
+        assert_eq!(public_base("file:///home/me/td/"), None);
+        assert_eq!(public_base("javascript:alert(1)"), None);
+        assert_eq!(public_base("https://example.org/#/s/x"), None);
+        assert_eq!(public_base("https://"), None);
+    }
+
     use super::*;
 
     #[test]

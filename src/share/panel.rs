@@ -123,7 +123,12 @@ pub fn build_in(
         ..link::SharedState::default()
     };
     let offer = link::offer(base, &state, &diagnosis);
-    let digest_link = if offer.length <= link::MAIL_SAFE_LENGTH {
+    // A reply goes to people on other machines: it carries a link only to a page they can
+    // open (not `file:`, loopback or a private address, nor a bare `#/s/…`).
+    let public = !base.is_empty() && !link::local_only(base);
+    let digest_link = if !public {
+        None
+    } else if offer.length <= link::MAIL_SAFE_LENGTH {
         Some(offer.link.clone())
     } else {
         offer
@@ -162,6 +167,17 @@ mod tests {
 
     const SEED: &str = include_str!("../../tests/cases/seed.txt");
     const BASE: &str = "https://example.org/trace-doctor/";
+
+    #[test]
+    fn replies_carry_no_link_that_others_cannot_open() {
+        for base in ["http://127.0.0.1:8080/", "http://192.168.1.5/td/", ""] {
+            let panel = build(SEED, base, true, Default::default()).expect("shared");
+            assert_eq!(panel.digest_link, None, "{base}");
+            assert!(!panel.plain_text.contains("#/s/"), "{base}");
+            // The link itself is still offered (to open on this machine).
+            assert!(panel.offer.link.contains("#/s/"));
+        }
+    }
 
     #[test]
     fn the_flagship_shares_as_a_mail_safe_link_that_opens_the_redacted_text() {

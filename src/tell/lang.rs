@@ -743,6 +743,14 @@ messages! {
     restore: "Restore previous text", "恢复之前的文本";
     /// Tooltip of [`Messages::restore`].
     restore_title: "Swap back the text that was replaced", "换回被替换掉的文本";
+    /// Share panel: the label of the public address setting.
+    public_base_label: "Public address of this page, for links others can open:", "本页面的公开地址（用于生成别人也能打开的链接）：";
+    /// Share panel: the button that keeps the public address.
+    public_base_save: "Use this address", "使用这个地址";
+    /// Share panel: the public address is not an http(s) URL.
+    public_base_invalid: "Not an http:// or https:// address.", "这不是 http:// 或 https:// 地址。";
+    /// Share panel: the replies leave the link out.
+    reply_without_link: "The replies below leave the link out: it would point at this machine. Set the public address above to put a link in them.", "下面的回复中没有附上链接：它会指向本机。在上面设置公开地址后，回复中才会附上链接。";
     /// The button that opens a log file from disk.
     open_file: "Open a file…", "打开文件…";
     /// Its tooltip.

@@ -1285,11 +1285,31 @@ await test('share: a redacted link that restores the page, its length, copy butt
   await page.click('#copy-link');
   await page.waitForSelector('.share-link .copied', { timeout: 5_000 });
   check((await clipboardText(page)) === link, 'Copy link puts the link on the clipboard');
+  // Served from 127.0.0.1: the replies leave the link out (no one else could open it) and say
+  // so; a public address set in the panel (kept in the browser) puts links on it into them.
   await page.click('#copy-plain');
   await eventually(async () => (await clipboardText(page)).startsWith('Diagnosis:'), 5_000);
+  const local = await clipboardText(page);
+  check(!local.includes('#/s/'), 'served locally, the mail reply carries no link');
+  check(await page.isVisible('#reply-without-link'), 'the panel says the replies leave the link out');
+  await page.fill('#public-base', 'javascript:alert(1)');
+  await page.click('#save-public-base');
+  await page.waitForSelector('#public-base-invalid', { timeout: 5_000 });
+  const PUBLIC = 'https://example.org/trace-doctor/';
+  await page.fill('#public-base', PUBLIC);
+  await page.click('#save-public-base');
+  await eventually(async () => (await page.inputValue('#share-link')).startsWith(PUBLIC + '#/s/'), 5_000);
+  check(!(await page.isVisible('#public-base-invalid')), 'a valid address clears the warning');
+  const publicLink = await page.inputValue('#share-link');
+  await page.click('#copy-plain');
+  await eventually(async () => (await clipboardText(page)).includes(PUBLIC), 5_000);
   const plain = await clipboardText(page);
-  check(plain.includes(link), 'the mail reply ends with the link');
+  check(plain.includes(publicLink), 'with a public address the mail reply ends with the link');
   check(!plain.includes('10.1.2.3'), 'no IP address in the mail reply');
+  // Forget the address again (the rest of the run expects links on the page's own address).
+  await page.fill('#public-base', '');
+  await page.click('#save-public-base');
+  await eventually(async () => (await page.inputValue('#share-link')).startsWith(PAGE_URL + '#/s/'), 5_000);
   const long = plain.split('\n').filter((l) => l.length > 72 && !l.startsWith('    ') && !/^\S+$/.test(l) && !l.includes('http'));
   check(long.length === 0, `prose lines over 72 columns: ${JSON.stringify(long.slice(0, 3))}`);
   await page.click('#copy-markdown');
