@@ -106,6 +106,38 @@ fn frame_spans_slice_to_the_frame_text_in_every_seed_form() {
     }
 }
 
+/// A tester's hostile text (2026-12-02): 20,000 nested causes, the k-th saying `... k more`.
+/// Each restores from an enclosing throwable that restored its own: quadratic, hundreds of
+/// millions of frames, which killed the page's worker. Restoring is bounded; the text is read
+/// in time and says what it did not restore.
+#[test]
+fn nested_causes_each_restoring_more_frames_stay_bounded() {
+    let mut s = String::from("java.lang.RuntimeException: top\n\tat a.B.c(B.java:1)\n");
+    for k in 0..20_000 {
+        s.push_str(&format!(
+            "Caused by: java.lang.IllegalStateException: level {k}\n\tat a.B.c(B.java:{k})\n\t... {k} more\n"
+        ));
+    }
+    let started = std::time::Instant::now();
+    let d = diagnose(&s);
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "took {:?}",
+        started.elapsed()
+    );
+    let frames: usize = d.traces[0]
+        .trace
+        .throwables
+        .iter()
+        .map(|t| t.frames.len())
+        .sum();
+    assert!(frames <= 20_001 + 200_000, "{frames} frames");
+    assert!(d
+        .problems
+        .iter()
+        .any(|p| p.message.contains("not restored")));
+}
+
 #[test]
 fn deep_suppressed_nesting_and_long_chains_do_not_overflow() {
     let mut s = String::from("java.lang.Exception: top\n\tat a.B.c(B.java:1)\n");

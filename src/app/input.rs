@@ -40,6 +40,23 @@ pub struct Load {
 /// the pathological tests read whole (100 MB of log), beyond which a text area is unusable.
 pub const MAX_FILE_BYTES: f64 = 100e6;
 
+/// Whether a file's decoded text is text at all: in its first 64 K characters no NUL (binary
+/// files, UTF-16 without a byte-order mark) and at most 20 % replacement characters (bytes that
+/// are not UTF-8: a random binary file has far more; a GBK or Latin-1 log, mostly ASCII, passes
+/// and is read with its other characters replaced).
+pub fn looks_like_text(text: &str) -> bool {
+    let (mut n, mut bad) = (0usize, 0usize);
+    for c in text.chars().take(65_536) {
+        n += 1;
+        match c {
+            '\0' => return false,
+            '\u{fffd}' => bad += 1,
+            _ => {}
+        }
+    }
+    bad * 5 <= n
+}
+
 /// How long typing waits for a pause before the text is read and diagnosed, by its size in
 /// bytes (UTF-16 units, as the text area counts them): reading a big text area costs the page
 /// a copy of its whole text, so it is not read on every key.
@@ -257,7 +274,13 @@ pub fn input_panel(props: &Props) -> Html {
                     match read {
                         Ok(bytes) => {
                             let text = crate::decode::bytes_to_text(&bytes);
-                            put(&pending, &area, &stash, &borrowed, &cb, &text, true);
+                            if text.trim().is_empty() {
+                                file_note.set(Some(m.file_empty.to_owned()));
+                            } else if !looks_like_text(&text) {
+                                file_note.set(Some(m.file_not_text.to_owned()));
+                            } else {
+                                put(&pending, &area, &stash, &borrowed, &cb, &text, true);
+                            }
                         }
                         Err(_) => file_note.set(Some(m.file_read_error.to_owned())),
                     }

@@ -533,7 +533,38 @@ const OTHER_SOFTWARE_MARKS: &[&str] = &[
     "spark",
     "Spark",
     "SPARK",
+    // Spark's scheduler, named without their package in its log lines
+    // (`WARN TaskSetManager: Lost task 3.0 in stage 2.0 (TID 40, …): ExecutorLostFailure …`).
+    "TaskSetManager",
+    "ExecutorLostFailure",
+    "BlockManagerMaster",
+    // Spring Boot's default log layout: `… ERROR 1234 --- [main] o.s.boot.SpringApplication : …`.
+    " --- [",
+    "o.s.boot.",
+    "o.s.b.",
 ];
+
+/// Log4j's `%d{yy/MM/dd HH:mm:ss} %p` at the start of a line (`19/03/12 10:11:02 WARN …`): the
+/// default layout of Spark and of Hadoop's tools; Flink's logs write the full year.
+fn spark_style_log_line(line: &[u8]) -> bool {
+    let digits = |r: std::ops::Range<usize>| {
+        line.get(r)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    line.len() > 18
+        && digits(0..2)
+        && line[2] == b'/'
+        && digits(3..5)
+        && line[5] == b'/'
+        && digits(6..8)
+        && line[8] == b' '
+        && digits(9..11)
+        && line[11] == b':'
+        && digits(12..14)
+        && line[14] == b':'
+        && digits(15..17)
+        && line[17] == b' '
+}
 
 /// The first mark of other JVM software ([`OTHER_PLATFORMS`] and [`OTHER_SOFTWARE_MARKS`])
 /// anywhere in `input`, or `None`. Used when a trace shows nothing of Flink: with no such
@@ -545,7 +576,14 @@ pub fn other_software_in(input: &str) -> Option<&'static str> {
         .iter()
         .chain(OTHER_SOFTWARE_MARKS)
         .copied()
-        .find(|m| input.contains(m))
+        .find(|m| memchr::memmem::find(input.as_bytes(), m.as_bytes()).is_some())
+        .or_else(|| {
+            input
+                .as_bytes()
+                .split(|&b| b == b'\n')
+                .any(spark_style_log_line)
+                .then_some("a yy/MM/dd log line (Spark, Hadoop)")
+        })
 }
 
 /// True when `trace`, which shows nothing of Flink, could still be a Flink job's: it is not a
@@ -700,6 +738,18 @@ mod tests {
         assert_eq!(
             other_software_in("at org.apache.spark.rdd.RDD.iterator(RDD.scala:1)"),
             Some("org.apache.spark.")
+        );
+        // Seen by a tester (2026-12-02): Spark's scheduler line, Spring Boot's layout.
+        assert!(other_software_in("19/03/12 10:11:02 WARN TaskSetManager: Lost task 3.0 in stage 2.0 (TID 40): ExecutorLostFailure (executor 2 exited) Reason: Container killed\n").is_some());
+        assert!(
+            other_software_in("19/03/12 10:11:02 WARN YarnAllocator: Container killed\n").is_some()
+        );
+        assert!(other_software_in("2024-01-01 10:00:00.000 ERROR 1234 --- [main] o.s.boot.SpringApplication : Application run failed\n").is_some());
+        assert_eq!(
+            other_software_in(
+                "2024-01-01 10:00:00,000 WARN org.apache.flink.runtime.taskmanager.Task [] - x\n"
+            ),
+            None
         );
     }
 

@@ -41,6 +41,11 @@ fn at_prefix_len(body: &str) -> Option<usize> {
         None
     }
 }
+/// Frames restored from `... N more` lines in one trace, at most: a real chain restores a few
+/// thousand (tens of causes sharing a hundred frames); a text with 20,000 nested causes, each
+/// `... k more`, would restore hundreds of millions (a tester's hostile input, 2026-12-02).
+const MAX_RESTORED_FRAMES: usize = 200_000;
+
 /// Blank lines allowed inside a trace (some mail clients and log formats add them).
 const MAX_BLANK_RUN: usize = 2;
 
@@ -1527,10 +1532,24 @@ impl<'a> DocParser<'a> {
     /// Restores `... N more` frames from the enclosing throwable (Java prints a cause's frames
     /// only up to those it shares with the enclosing trace).
     fn expand_omitted(&mut self, throwables: &mut [Throwable]) {
+        let mut budget = MAX_RESTORED_FRAMES;
         for t in 0..throwables.len() {
             let Some((n, span)) = throwables[t].omitted else {
                 continue;
             };
+            if n > budget {
+                // A hostile or broken text: each `... N more` of a deep chain restoring from an
+                // enclosing throwable that restored its own, quadratic in the depth.
+                self.out.problems.push(Problem {
+                    span,
+                    message: format!(
+                        "\"... {n} more\" not restored: this trace already restores {} frames from \"... more\" lines (the most it does)",
+                        MAX_RESTORED_FRAMES - budget
+                    ),
+                });
+                budget = 0;
+                continue;
+            }
             let enclosing = match throwables[t].relation {
                 Relation::CauseOf(p) | Relation::SuppressedBy(p) => p,
                 Relation::Top => continue,
@@ -1558,6 +1577,7 @@ impl<'a> DocParser<'a> {
                     ..f.clone()
                 })
                 .collect();
+            budget -= restored.len();
             throwables[t].frames.extend(restored);
         }
     }

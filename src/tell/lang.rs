@@ -755,6 +755,10 @@ messages! {
     open_file: "Open a file…", "打开文件…";
     /// Its tooltip.
     open_file_title: "Read a log or trace file from your disk (or drop it on the text area); it stays in this browser", "从本地磁盘读取日志或堆栈文件（也可以拖放到文本框上）；文件内容只留在本浏览器中";
+    /// An empty file was opened.
+    file_empty: "The file is empty: the input was left as it was.", "文件是空的：输入框中的内容保持不变。";
+    /// A file that is not text was opened.
+    file_not_text: "This file does not look like text (a log or a trace): the input was left as it was.", "这个文件看起来不是文本（日志或堆栈）：输入框中的内容保持不变。";
     /// A file could not be read.
     file_read_error: "The file could not be read.", "无法读取这个文件。";
     /// What the example is.

@@ -531,6 +531,16 @@ await test('open a file: "Open a file…" reads a log from disk into the input a
   check(/100 MB/.test(note), `the note says the limit: "${note}"`);
   check((await page.locator('#trace-input').inputValue()) === text, 'the text is kept when a file is refused');
   fs.unlinkSync(huge);
+  // An empty file and a binary file are refused too, saying why; the text stays.
+  for (const [name, bytes, words] of [['empty.log', Buffer.alloc(0), /empty/], ['app.bin', Buffer.from([0, 1, 2, 255, 254, 0, 7, 8]), /not look like text/]]) {
+    const f = path.join(OUT, name);
+    fs.writeFileSync(f, bytes);
+    await page.locator('#open-file-input').setInputFiles(f);
+    await eventually(async () => words.test(await page.locator('#file-note').textContent().catch(() => '')), 10_000);
+    check(words.test(await page.locator('#file-note').textContent()), `${name}: the note says why`);
+    check((await page.locator('#trace-input').inputValue()) === text, `${name}: the text is kept`);
+    fs.unlinkSync(f);
+  }
 });
 
 await test('flagship at 390 px wide: renders without horizontal page scroll', async (check) => {
