@@ -352,7 +352,7 @@ pub fn input_panel(props: &Props) -> Html {
                     <button id="restore" type="button" onclick={restore} title={m.restore_title}>{ m.restore }</button>
                 }
                 <button id="open-file" type="button" onclick={pick_file} title={m.open_file_title}>{ m.open_file }</button>
-                <input id="open-file-input" ref={file_input} type="file" hidden=true tabindex="-1"
+                <input id="open-file-input" ref={file_input} type="file" hidden=true tabindex="-1" aria-label={m.open_file}
                     accept=".log,.txt,.out,.err,.json,text/*,application/json" onchange={onchange_file} />
                 <span class="hint">{ m.example_hint }</span>
             </div>

@@ -982,7 +982,7 @@ fn results(props: &ResultsProps) -> Html {
             </details>
         }
         { for model.traces.iter().enumerate().map(|(i, t)| html! {
-            <trace::TraceCard trace={t.clone()}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
+            <trace::TraceCard trace={t.clone()} has_share={i == 0}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
         }) }
         if !model.problems.is_empty() {
             <details class="problems">

@@ -12,6 +12,37 @@ pub struct Props {
     /// Shown right after the findings (the page's Share panel, on the first trace).
     #[prop_or_default]
     pub children: Html,
+    /// Whether the children hold the Share panel: the first screen then has a button to it.
+    #[prop_or_default]
+    pub has_share: bool,
+}
+
+/// The facts a committer checks first, in the one-line strip above the findings.
+const STRIP_FACTS: [&str; 4] = ["checkpoint", "operators", "subtask", "version"];
+
+/// A fact's value for the one-line strip: at most 60 characters (an operator chain can name
+/// dozens of operators; the facts card below shows it whole).
+fn strip_value(v: &str) -> String {
+    match v.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &v[..i]),
+        None => v.to_owned(),
+    }
+}
+
+/// Opens the Share panel (`details#share`) and brings it into view.
+fn open_share() {
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("share"))
+    else {
+        return;
+    };
+    if let Ok(details) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlDetailsElement>(el.clone()) {
+        details.set_open(true);
+    }
+    let scroll = web_sys::ScrollIntoViewOptions::new();
+    scroll.set_block(web_sys::ScrollLogicalPosition::Start);
+    el.scroll_into_view_with_scroll_into_view_options(&scroll);
 }
 
 /// A trace: the diagnosis first, then the facts read from the text (a compact card), then the
@@ -31,6 +62,18 @@ pub fn trace_card(props: &Props) -> Html {
     html! {
         <article class="trace" id={t.dom_id.clone()} aria-label={lang.trace_label(t.number)}>
             <h2 class="trace-head">{ heading }</h2>
+            // The first screen: the facts a committer checks first on one line (the full card
+            // comes after the findings), and the way to the reply.
+            if t.facts.iter().any(|f| STRIP_FACTS.contains(&f.key.as_str())) || props.has_share {
+                <p class="facts-strip" aria-label={m.facts_label}>
+                    { for t.facts.iter().filter(|f| STRIP_FACTS.contains(&f.key.as_str())).enumerate().map(|(k, f)| html! {
+                        <span class="strip-fact" data-fact={f.key.clone()}>{ if k > 0 { "· " } else { "" } }{ &f.label }{ " " }<strong>{ strip_value(&f.value) }</strong></span>
+                    }) }
+                    if props.has_share {
+                        <button type="button" id="to-share" class="to-share" onclick={Callback::from(|_: MouseEvent| open_share())}>{ m.to_share }</button>
+                    }
+                </p>
+            }
             if let Some(cut) = &t.cut {
                 <p class={classes!("cut-note", t.cut_certain.then_some("certain"))} role="note">{ bold_lead(cut) }</p>
             }

@@ -866,6 +866,8 @@ messages! {
     // --- the Share panel ------------------------------------------------------------------------
     /// The panel's summary line.
     share_summary: "Share: a link, or a reply for the mailing list or GitHub", "分享：链接，或用于邮件列表、GitHub 的回复";
+    /// The first screen's button to the Share panel.
+    to_share: "Share / Reply", "分享 / 回复";
     /// Copying worked.
     copied: " Copied.", " 已复制。";
     /// Copying failed.

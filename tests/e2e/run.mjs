@@ -543,6 +543,23 @@ await test('open a file: "Open a file…" reads a log from disk into the input a
   }
 });
 
+await test('first screen: a facts strip (checkpoint, chain, subtask, version) above the findings, and a Share / Reply button that opens the Share panel', async (check) => {
+  await openApp(page);
+  await page.click('#try-example');
+  await waitDone(page, 10_000);
+  const strip = norm(await page.locator('article.trace').first().locator('.facts-strip').textContent());
+  check(/575/.test(strip) && /18 of 60/.test(strip) && /1\.13/.test(strip), `the strip: ${strip}`);
+  const first = await page.$eval('main:not([hidden])', (m) => {
+    const a = m.querySelector('.facts-strip');
+    const b = m.querySelector('.finding[data-rule]');
+    return !!(a && b && a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  check(first, 'the strip comes before the first finding');
+  await page.click('#to-share');
+  await page.waitForSelector('#share-link', { timeout: 10_000 });
+  check(await page.locator('#share').evaluate((d) => d.open), 'the Share panel is open');
+});
+
 await test('flagship at 390 px wide: renders without horizontal page scroll', async (check) => {
   const narrow = watchPage(await context.newPage(), 'narrow');
   try {
