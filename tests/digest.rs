@@ -390,6 +390,13 @@ fn the_short_reply_fits_a_mail() {
         }
         let quoted = plain.lines().filter(|l| l.starts_with("    ")).count();
         assert!(quoted <= digest::MAX_SHORT_QUOTED, "{name}: {plain}");
+        // A reply a committer sends as is: every rule's example, every case (the tester found
+        // replies of 26–34 lines, 2026-12-02).
+        assert!(
+            plain.lines().count() <= digest::MAX_SHORT_LINES,
+            "{name}: {} lines\n{plain}",
+            plain.lines().count()
+        );
         let md = digest::short_markdown_of(&told);
         assert_eq!(md.matches("```").count() % 2, 0, "{name}: {md}");
         let jira = digest::short_jira_of(&told);

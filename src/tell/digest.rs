@@ -22,7 +22,9 @@ mod short;
 
 pub use markdown::markdown_of;
 pub use plain::plain_text_of;
-pub use short::{short_jira_of, short_markdown_of, short_plain_text_of, MAX_SHORT_QUOTED};
+pub use short::{
+    short_jira_of, short_markdown_of, short_plain_text_of, MAX_SHORT_LINES, MAX_SHORT_QUOTED,
+};
 
 use crate::frames::FrameGroup;
 use crate::lang::{ContextFact, Lang};

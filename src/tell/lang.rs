@@ -866,6 +866,10 @@ messages! {
     // --- the Share panel ------------------------------------------------------------------------
     /// The panel's summary line.
     share_summary: "Share: a link, or a reply for the mailing list or GitHub", "分享：链接，或用于邮件列表、GitHub 的回复";
+    /// A Flink rule's finding on a text that shows nothing of whose it is
+    /// ([`crate::diagnose::PLATFORM_ASSUMED`] in English).
+    platform_assumed: "Nothing in this text shows which software printed it (no Flink frame, class, log line or message, and nothing of other JVM software): this finding assumes it comes from a Flink job. If it does not, the finding does not apply.",
+        "这段文本看不出是哪个软件打印的（没有 Flink 的堆栈帧、类、日志行或消息，也没有其他 JVM 软件的痕迹）：这个诊断假定它来自 Flink 作业。如果不是，这个诊断就不适用。";
     /// The first screen's button to the Share panel.
     to_share: "Share / Reply", "分享 / 回复";
     /// Copying worked.
@@ -1202,6 +1206,11 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_assumed_platform_note_is_the_pipeline_s() {
+        assert_eq!(EN.platform_assumed, crate::diagnose::PLATFORM_ASSUMED);
     }
 
     #[test]

@@ -344,7 +344,10 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                             .unwrap_or_default(),
                         versions: text.map(|r| r.versions.to_owned()).unwrap_or_default(),
                         version_mismatch: f.version_mismatch.clone(),
-                        platform_assumed: f.platform_assumed.clone(),
+                        platform_assumed: f
+                            .platform_assumed
+                            .as_ref()
+                            .map(|_| lang.msgs().platform_assumed.to_owned()),
                         culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
                     }
                 })

@@ -731,7 +731,10 @@ fn trace_view(
                     .collect(),
                 versions: text.versions.to_owned(),
                 version_mismatch: f.version_mismatch.clone(),
-                platform_assumed: f.platform_assumed.clone(),
+                platform_assumed: f
+                    .platform_assumed
+                    .as_ref()
+                    .map(|_| lang.msgs().platform_assumed.to_owned()),
                 culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
                 diagram: text.diagram.map(|def| crate::diagram::build(def, d)),
                 highlights: f

@@ -355,7 +355,38 @@ fn fill(out: &mut String, text: &str, first: &str, rest: &str) {
 /// The short reply as plain text for a mail: prose wrapped at [`WIDTH`] columns, quoted lines
 /// within it, the link alone on its line (the only line that may be longer).
 pub fn short_plain_text_of(d: &Digest) -> String {
-    let r = build(d);
+    render_plain(d, &fitted(d))
+}
+
+/// Lines a short reply takes at most (plain text; the Markdown and JIRA forms drop the same
+/// parts).
+pub const MAX_SHORT_LINES: usize = 25;
+
+/// The short reply, with its least needed parts dropped until the plain text takes at most
+/// [`MAX_SHORT_LINES`] lines: first when it may not apply, then the note on other traces, then
+/// quoted lines from the end (never below two), then the summary's gist. The lead, the cut
+/// note, the fix, the version, the question and the link always stay.
+fn fitted(d: &Digest) -> ShortReply {
+    let mut r = build(d);
+    loop {
+        if render_plain(d, &r).lines().count() <= MAX_SHORT_LINES {
+            return r;
+        }
+        if r.wrong_if.take().is_some() || r.others.take().is_some() {
+            continue;
+        }
+        if r.quote.len() > 2 {
+            r.quote.pop();
+            continue;
+        }
+        if r.gist.take().is_some() {
+            continue;
+        }
+        return r;
+    }
+}
+
+fn render_plain(d: &Digest, r: &ShortReply) -> String {
     let mut out = String::new();
     if let Some(cut) = &r.cut {
         fill(&mut out, &plain(cut), "", "");
@@ -409,7 +440,7 @@ pub fn short_plain_text_of(d: &Digest) -> String {
 
 /// The short reply as Markdown (GitHub): the quoted lines in a fenced block, the link last.
 pub fn short_markdown_of(d: &Digest) -> String {
-    let r = build(d);
+    let r = fitted(d);
     let m = d.lang.msgs();
     let mut out = String::new();
     if let Some(cut) = &r.cut {
@@ -473,7 +504,7 @@ pub fn short_markdown_of(d: &Digest) -> String {
 /// The short reply in JIRA wiki markup (Apache's JIRA): `*bold*`, `{{code}}`, `{noformat}`
 /// for the quoted lines, `[title|url]` links.
 pub fn short_jira_of(d: &Digest) -> String {
-    let r = build(d);
+    let r = fitted(d);
     let m = d.lang.msgs();
     let mut out = String::new();
     if let Some(cut) = &r.cut {
