@@ -181,7 +181,8 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
                 .is_none();
         trace.flink_context |= assumed;
         let mut findings = matcher::diagnose(&trace, rules);
-        trace.flink_context = flink;
+        // Only for matching: the trace itself still shows nothing of Flink.
+        trace.flink_context &= !assumed;
         for f in &mut findings {
             if rules::by_id(&f.rule).is_none_or(|r| r.def.platform != "flink") {
                 continue;

@@ -257,7 +257,9 @@ pub fn input_panel(props: &Props) -> Html {
         let reading = reading.clone();
         Rc::new(move |file: web_sys::File| {
             if file.size() > MAX_FILE_BYTES {
-                file_note.set(Some(lang.file_too_large(file.size(), 100)));
+                file_note.set(Some(
+                    lang.file_too_large(file.size(), (MAX_FILE_BYTES / 1e6) as usize),
+                ));
                 return;
             }
             file_note.set(None);

@@ -228,14 +228,15 @@ fn panel_view(
         input: base_input,
         invalid: base_invalid,
     } = base;
+    let kept_base = persist::load_public_base();
+    let kinds: Vec<String> = p
+        .summary
+        .iter()
+        .map(|k| k.kind.count_label(k.count))
+        .collect();
     let what = if p.summary.is_empty() {
         m.nothing_to_hide.to_owned()
     } else if lang == Lang::Zh {
-        let kinds: Vec<String> = p
-            .summary
-            .iter()
-            .map(|k| k.kind.count_label(k.count))
-            .collect();
         format!(
             "{} 个值{}：{}。",
             p.redaction_count,
@@ -247,11 +248,6 @@ fn panel_view(
             kinds.join(", ")
         )
     } else {
-        let kinds: Vec<String> = p
-            .summary
-            .iter()
-            .map(|k| k.kind.count_label(k.count))
-            .collect();
         format!(
             "{} {}: {}.",
             plural(p.redaction_count, "value", "values"),
@@ -301,11 +297,11 @@ fn panel_view(
                 if !o.link.starts_with('#') && crate::share::link::local_only(&o.link) {
                     <p class="share-note warn" id="local-link-note">{ m.local_link_note }</p>
                 }
-                if o.link.starts_with('#') || crate::share::link::local_only(&o.link) || persist::load_public_base().is_some() {
+                if o.link.starts_with('#') || crate::share::link::local_only(&o.link) || kept_base.is_some() {
                     <form class="row public-base" onsubmit={save_base}>
                         <label for="public-base">{ m.public_base_label }</label>
                         <input id="public-base" ref={base_input} type="url" placeholder="https://…/trace-doctor/"
-                            value={persist::load_public_base().unwrap_or_default()} />
+                            value={kept_base.clone().unwrap_or_default()} />
                         <button type="submit" id="save-public-base">{ m.public_base_save }</button>
                     </form>
                     if base_invalid {

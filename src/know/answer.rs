@@ -524,11 +524,7 @@ fn is_usage_error(class: &str) -> bool {
 /// only if the message is unclear.
 fn usage_where_to(c: &Component, flink: bool) -> String {
     let name = c.name_for(flink);
-    let tracker = c
-        .tracker
-        .as_deref()
-        .filter(|t| flink || !t.contains("projects/FLINK"));
-    let search = match tracker {
+    let search = match tracker_for(c, flink) {
         Some(t) => format!(" Search its issues ({t}) only if the message is unclear."),
         None => String::new(),
     };
@@ -537,13 +533,17 @@ fn usage_where_to(c: &Component, flink: bool) -> String {
     )
 }
 
+/// The component's issue tracker to point at: Flink's JIRA is where Flink's copies of Kryo and
+/// RocksDB are reported, so only for a trace that shows Flink.
+fn tracker_for(c: &Component, flink: bool) -> Option<&str> {
+    c.tracker
+        .as_deref()
+        .filter(|t| flink || !t.contains("projects/FLINK"))
+}
+
 fn where_to(c: &Component, flink: bool) -> String {
     let name = c.name_for(flink);
-    // Flink's JIRA is where Flink's copies of Kryo and RocksDB are reported, not elsewhere.
-    let tracker = c
-        .tracker
-        .as_deref()
-        .filter(|t| flink || !t.contains("projects/FLINK"));
+    let tracker = tracker_for(c, flink);
     match (c.kind, flink) {
         (ComponentKind::UserCode, true) => "This is your own code: start at that frame. If your code only passes on what Flink handed it, ask on the user@flink.apache.org list with the full trace and your Flink version.".to_owned(),
         (ComponentKind::UserCode, false) => "This is your own code: start at that frame.".to_owned(),

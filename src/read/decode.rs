@@ -865,7 +865,7 @@ fn html_unescape(doc: Document) -> Document {
     }
     let container = doc.container;
     let mut b = Builder::new(&doc, doc.text.len());
-    let bytes = t.as_bytes();
+
     let mut run = 0;
     let mut i = 0;
     while i < bytes.len() {
