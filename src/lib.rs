@@ -23,7 +23,7 @@ pub mod tell;
 
 // The stages' modules, also at the crate's root: the paths the CLI, the page and the tests use.
 pub use know::{
-    answer, component, context, cut, evidence, frames, glob, matcher, pattern, rules, version,
+    answer, component, context, cut, docs, evidence, frames, glob, matcher, pattern, rules, version,
 };
 pub use read::{decode, logline, model, parse, span};
 pub use share::{panel as sharing, redact};

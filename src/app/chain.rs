@@ -95,11 +95,9 @@ fn exception(e: &ExceptionView, numbered: bool, lang: crate::lang::Lang) -> Html
     let m = lang.msgs();
     let logged = e.logged.as_ref().map(|l| format!("({l})"));
     let class = match (e.class.is_empty(), e.relation.as_str()) {
-        (true, "thread") => "the thread's stack",
-        (true, _) if e.message.is_empty() => "(frames without an exception line)",
-        (true, _) => logged
-            .as_deref()
-            .unwrap_or("(a message printed without an exception class)"),
+        (true, "thread") => m.thread_stack,
+        (true, _) if e.message.is_empty() => m.no_header_frames,
+        (true, _) => logged.as_deref().unwrap_or(m.no_header_message),
         _ => e.class.as_str(),
     };
     let relation = match &e.parent {

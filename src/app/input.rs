@@ -41,7 +41,7 @@ pub struct Load {
 pub const MAX_FILE_BYTES: f64 = 100e6;
 
 /// Whether a file's decoded text is text at all: in its first 64 K characters no NUL (binary
-/// files, UTF-16 without a byte-order mark) and at most 20 % replacement characters (bytes that
+/// files; UTF-16, with or without a byte-order mark, is decoded before) and at most 20 % replacement characters (bytes that
 /// are not UTF-8: a random binary file has far more; a GBK or Latin-1 log, mostly ASCII, passes
 /// and is read with its other characters replaced).
 pub fn looks_like_text(text: &str) -> bool {

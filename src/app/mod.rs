@@ -344,7 +344,16 @@ pub fn app() -> Html {
 /// shown, so the text and its diagnosis are still there when the person comes back.
 #[function_component(Page)]
 fn page() -> Html {
-    let route = use_route::<Route>().unwrap_or(Route::Home);
+    let routed = use_route::<Route>();
+    let route = match routed {
+        // A link the router cannot read (a damaged percent escape, `%zz`): still a share link,
+        // whose decoder says where it is damaged and what it could restore.
+        Some(Route::NotFound) | None if raw_share_payload().is_some() => Route::Shared {
+            payload: raw_share_payload().unwrap_or_default(),
+        },
+        Some(r) => r,
+        None => Route::Home,
+    };
     // The language: chosen with the header's switch (kept in this browser), else the browser's.
     let lang = use_state(|| {
         let lang = initial_lang();
@@ -368,6 +377,7 @@ fn page() -> Html {
     let load = use_state(|| None::<input::Load>);
     let on_open = {
         let load = load.clone();
+        let navigator = navigator.clone();
         Callback::from(move |text: String| {
             let n = load.as_ref().map_or(1, |l| l.n + 1);
             load.set(Some(input::Load {
@@ -478,8 +488,16 @@ fn page() -> Html {
         let kept = kept.clone();
         let client = client.clone();
         let restored = restored.clone();
+        let navigator = navigator.clone();
         Callback::from(move |(text, immediate): (String, bool)| {
             let from_storage = restored.borrow_mut().take().is_some_and(|r| r == text);
+            // The address keeps a link while the input holds its text as it came (it can be
+            // bookmarked and forwarded); the person's own text is not the link's any more.
+            if !from_storage && on_share_link() && !persist::is_borrowed(&text) {
+                if let Some(nav) = &navigator {
+                    nav.replace(&Route::Home);
+                }
+            }
             if from_storage {
                 *unsaved.borrow_mut() = None;
                 *save_timer.borrow_mut() = None;
@@ -534,7 +552,6 @@ fn page() -> Html {
         let load = load.clone();
         let notice = notice.clone();
         let focus = focus.clone();
-        let navigator = use_navigator();
         let first = use_mut_ref(|| true);
         use_effect_with(route.clone(), move |route| {
             let first_visit = std::mem::replace(&mut *first.borrow_mut(), false);
@@ -550,9 +567,6 @@ fn page() -> Html {
                 }
                 focus.set(Some(shown.focus.clone()));
                 notice.set(Some(shown));
-                if let Some(nav) = &navigator {
-                    nav.replace(&Route::Home);
-                }
             } else if first_visit {
                 if let Some(text) = persist::load() {
                     *restored.borrow_mut() = Some(text.clone());
@@ -873,6 +887,21 @@ fn open_link(payload: &str) -> (Option<String>, LinkNotice) {
             )
         }
     }
+}
+
+/// The payload of a share link as the address holds it, not decoded (`#/s/<payload>`); `None`
+/// when the address is no share link or the payload is empty.
+fn raw_share_payload() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let payload = hash.strip_prefix("#/s/")?;
+    (!payload.is_empty()).then(|| payload.to_owned())
+}
+
+/// Whether the address is a share link (`#/s/…`).
+fn on_share_link() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|h| h.starts_with("#/s/"))
 }
 
 /// How far the worker got, in percent, when it can say (matching rules, preparing the result).

@@ -70,7 +70,14 @@ pub fn save(text: &str) -> Kept {
         delete(KEY);
         return Kept::TooLarge(text.len());
     }
-    if store(KEY, text) {
+    // A link's or an example's text, unedited, is this tab's only: the text the person kept
+    // last (the one a new tab starts from) is not pushed out by a link opened in another tab.
+    let kept = if is_borrowed(text) {
+        SessionStorage::set(KEY, text).is_ok()
+    } else {
+        store(KEY, text)
+    };
+    if kept {
         Kept::Yes
     } else {
         Kept::Refused

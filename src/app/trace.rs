@@ -67,7 +67,7 @@ pub fn trace_card(props: &Props) -> Html {
             if t.facts.iter().any(|f| STRIP_FACTS.contains(&f.key.as_str())) || props.has_share {
                 <p class="facts-strip" aria-label={m.facts_label}>
                     { for t.facts.iter().filter(|f| STRIP_FACTS.contains(&f.key.as_str())).enumerate().map(|(k, f)| html! {
-                        <span class="strip-fact" data-fact={f.key.clone()}>{ if k > 0 { "· " } else { "" } }{ &f.label }{ " " }<strong>{ strip_value(&f.value) }</strong></span>
+                        <span class="strip-fact" data-fact={f.key.clone()}>{ if k > 0 { "· " } else { "" } }{ &f.label }{ " " }<strong title={f.value.clone()}>{ strip_value(&f.value) }</strong></span>
                     }) }
                     if props.has_share {
                         <button type="button" id="to-share" class="to-share" onclick={Callback::from(|_: MouseEvent| open_share())}>{ m.to_share }</button>

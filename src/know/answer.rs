@@ -155,10 +155,10 @@ pub struct NoRuleAnswer {
     /// The phase Flink was in, from its frames.
     pub phase: Option<PhaseEvidence>,
     /// Set when the root cause is a known consequence of an earlier failure (a cancellation,
-    /// a lost TaskManager): one sentence saying what to look for instead (Markdown).
-    pub follow_on: Option<String>,
-    /// Where to take it: one sentence (Markdown).
-    pub where_to: String,
+    /// a lost TaskManager).
+    pub follow_on: Option<FollowOn>,
+    /// Where to take it.
+    pub where_to: WhereTo,
     /// True when the answer speaks of the trace as Flink's (it shows Flink).
     pub flink: bool,
 }
@@ -297,25 +297,77 @@ pub fn phase(trace: &Trace) -> Option<PhaseEvidence> {
     None
 }
 
-/// Root causes that are consequences of an earlier failure, by class or message, with what
-/// to look for instead. Checked in the release jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and 2.3.0:
-/// the messages are string constants of Flink classes in all five ("Buffer pool has already
-/// been destroyed" from 1.17 on), and `CancelTaskException`, `TaskNotRunningException` and
-/// `JobCancellationException` exist in 1.13.6 and 2.3.0.
-const FOLLOW_ONS: &[(&str, &str, &str)] = &[
-    ("CancelTaskException", "", "The task was cancelled: this is a consequence of a failover or of cancelling the job, not its cause."),
-    ("", "Buffer pool is destroyed", "The task's network buffers were released because the task was being cancelled: a consequence of a failover, not its cause."),
-    ("", "Buffer pool has already been destroyed", "The task's network buffers were released because the task was being cancelled: a consequence of a failover, not its cause."),
-    ("JobCancellationException", "", "The job was cancelled: look for why (a user's cancel, or a failure that came first)."),
-    ("TaskNotRunningException", "", "The task was no longer running when this arrived: a consequence of a failover."),
-    ("InterruptedException", "", "The thread was interrupted, which Flink does when it cancels a task: usually a consequence of a failover."),
-    ("ClosedByInterruptException", "", "The thread was interrupted, which Flink does when it cancels a task: usually a consequence of a failover."),
-    ("CancellationException", "", "Something was cancelled, usually because the task or job was being cancelled: a consequence, not the cause."),
-    ("", "Connection unexpectedly closed by remote task manager", "The other TaskManager went away: this is what its peers see when a TaskManager dies. Look at that TaskManager's log (killed for memory, a crash, a long GC)."),
-    ("", "The TaskExecutor is shutting down", "The TaskManager was shutting down: look at why (its log, the resource manager's)."),
+/// A root cause that is a known consequence of an earlier failure: what it is, and that the
+/// first failure is the one to look for ([`FollowOn::sentence`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FollowOn {
+    /// `CancelTaskException`.
+    TaskCancelled,
+    /// "Buffer pool is destroyed" / "… has already been destroyed".
+    BuffersReleased,
+    /// `JobCancellationException`.
+    JobCancelled,
+    /// `TaskNotRunningException`.
+    TaskNotRunning,
+    /// `InterruptedException`, `ClosedByInterruptException`.
+    Interrupted,
+    /// `CancellationException`.
+    Cancelled,
+    /// "Connection unexpectedly closed by remote task manager".
+    PeerGone,
+    /// "The TaskExecutor is shutting down".
+    TaskManagerShuttingDown,
+}
+
+impl FollowOn {
+    /// What it is, then where to look (Markdown, English).
+    pub fn sentence(self) -> String {
+        let what = match self {
+            FollowOn::TaskCancelled => "The task was cancelled: this is a consequence of a failover or of cancelling the job, not its cause.",
+            FollowOn::BuffersReleased => "The task's network buffers were released because the task was being cancelled: a consequence of a failover, not its cause.",
+            FollowOn::JobCancelled => "The job was cancelled: look for why (a user's cancel, or a failure that came first).",
+            FollowOn::TaskNotRunning => "The task was no longer running when this arrived: a consequence of a failover.",
+            FollowOn::Interrupted => "The thread was interrupted, which Flink does when it cancels a task: usually a consequence of a failover.",
+            FollowOn::Cancelled => "Something was cancelled, usually because the task or job was being cancelled: a consequence, not the cause.",
+            FollowOn::PeerGone => "The other TaskManager went away: this is what its peers see when a TaskManager dies. Look at that TaskManager's log (killed for memory, a crash, a long GC).",
+            FollowOn::TaskManagerShuttingDown => "The TaskManager was shutting down: look at why (its log, the resource manager's).",
+        };
+        format!("{what} Look for the first failure in the JobManager log: the first exception after the job was running.")
+    }
+}
+
+/// Root causes that are consequences of an earlier failure, by class or message. Checked in the
+/// release jars of 1.13.6, 1.17.2, 1.20.3, 2.0.1 and 2.3.0: the messages are string constants of
+/// Flink classes in all five ("Buffer pool has already been destroyed" from 1.17 on), and
+/// `CancelTaskException`, `TaskNotRunningException` and `JobCancellationException` exist in
+/// 1.13.6 and 2.3.0.
+const FOLLOW_ONS: &[(&str, &str, FollowOn)] = &[
+    ("CancelTaskException", "", FollowOn::TaskCancelled),
+    ("", "Buffer pool is destroyed", FollowOn::BuffersReleased),
+    (
+        "",
+        "Buffer pool has already been destroyed",
+        FollowOn::BuffersReleased,
+    ),
+    ("JobCancellationException", "", FollowOn::JobCancelled),
+    ("TaskNotRunningException", "", FollowOn::TaskNotRunning),
+    ("InterruptedException", "", FollowOn::Interrupted),
+    ("ClosedByInterruptException", "", FollowOn::Interrupted),
+    ("CancellationException", "", FollowOn::Cancelled),
+    (
+        "",
+        "Connection unexpectedly closed by remote task manager",
+        FollowOn::PeerGone,
+    ),
+    (
+        "",
+        "The TaskExecutor is shutting down",
+        FollowOn::TaskManagerShuttingDown,
+    ),
 ];
 
-fn follow_on(trace: &Trace) -> Option<String> {
+fn follow_on(trace: &Trace) -> Option<FollowOn> {
     let root = &trace.throwables[trace.root_cause()];
     let message = root.message.as_deref().unwrap_or("");
     FOLLOW_ONS
@@ -324,9 +376,7 @@ fn follow_on(trace: &Trace) -> Option<String> {
             (!class.is_empty() && root.simple_class() == *class)
                 || (!msg.is_empty() && message.contains(msg))
         })
-        .map(|(_, _, what)| {
-            format!("{what} Look for the first failure in the JobManager log: the first exception after the job was running.")
-        })
+        .map(|&(_, _, f)| f)
 }
 
 /// Class names a message names (`org.apache.paimon.Foo`, `org/apache/flink/Bar`), in order.
@@ -520,57 +570,103 @@ fn is_usage_error(class: &str) -> bool {
         || simple.ends_with("AuthorizationException")
 }
 
-/// [`where_to`] for a [`is_usage_error`] root cause: the fix is in the settings, the tracker
-/// only if the message is unclear.
-fn usage_where_to(c: &Component, flink: bool) -> String {
-    let name = c.name_for(flink);
-    let search = match tracker_for(c, flink) {
-        Some(t) => format!(" Search its issues ({t}) only if the message is unclear."),
-        None => String::new(),
-    };
-    format!(
-        "The exception says that the settings or credentials given to {name} are wrong, not that {name} is broken: its message names what to change (in a Flink job, usually a connector option passed on to the client).{search}"
-    )
+/// Where to take a no-rule answer: which tracker or list, by the kind of code that threw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "to")]
+pub enum WhereTo {
+    /// The job's own code: start at its frame (and the user list, for a Flink trace).
+    UserCode,
+    /// Flink's JIRA (the URL) and the user list.
+    Flink {
+        /// Flink's JIRA.
+        tracker: String,
+    },
+    /// The JDK threw: the message is the clue (and the user list, for a Flink trace).
+    Jdk,
+    /// A connector's or library's tracker, when the component table knows it.
+    Component {
+        /// Its issue tracker.
+        tracker: Option<String>,
+    },
+    /// A connector or library says its settings or credentials are wrong
+    /// ([`is_usage_error`]): the fix is in them; its tracker only if the message is unclear.
+    Settings {
+        /// Its issue tracker.
+        tracker: Option<String>,
+    },
+}
+
+impl WhereTo {
+    /// One sentence (Markdown, English); `name` is the component as named
+    /// ([`Component::name_for`]), `flink` whether the trace shows Flink.
+    pub fn sentence(&self, name: &str, flink: bool) -> String {
+        match (self, flink) {
+            (WhereTo::Settings { tracker }, _) => {
+                let search = match tracker {
+                    Some(t) => format!(" Search its issues ({t}) only if the message is unclear."),
+                    None => String::new(),
+                };
+                format!(
+                    "The exception says that the settings or credentials given to {name} are wrong, not that {name} is broken: its message names what to change (in a Flink job, usually a connector option passed on to the client).{search}"
+                )
+            }
+            (WhereTo::UserCode, true) => "This is your own code: start at that frame. If your code only passes on what Flink handed it, ask on the user@flink.apache.org list with the full trace and your Flink version.".to_owned(),
+            (WhereTo::UserCode, false) => "This is your own code: start at that frame.".to_owned(),
+            (WhereTo::Flink { tracker }, _) => format!(
+                "Search Flink's JIRA ({tracker}) and the user@flink.apache.org archives for the message; if nothing matches, ask on the list with the full JobManager and TaskManager logs and your Flink version."
+            ),
+            (WhereTo::Jdk, true) => "The message is the clue. Ask on the user@flink.apache.org list with it, the full JobManager and TaskManager logs and your Flink version.".to_owned(),
+            (WhereTo::Jdk, false) => "The message is the clue.".to_owned(),
+            (WhereTo::Component { tracker }, true) => match tracker {
+                Some(t) => format!(
+                    "This is code of {name}, not of Flink itself: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches."
+                ),
+                None => format!(
+                    "This is code of {name}, not of Flink itself: check its version against your Flink version and search its issue tracker."
+                ),
+            },
+            (WhereTo::Component { tracker }, false) => match tracker {
+                Some(t) => format!("This is code of {name}: search its issues ({t}), and report it there with the trace if nothing matches."),
+                None => format!("This is code of {name}: check its version and search its issue tracker."),
+            },
+        }
+    }
 }
 
 /// The component's issue tracker to point at: Flink's JIRA is where Flink's copies of Kryo and
 /// RocksDB are reported, so only for a trace that shows Flink.
-fn tracker_for(c: &Component, flink: bool) -> Option<&str> {
+fn tracker_for(c: &Component, flink: bool) -> Option<String> {
     c.tracker
         .as_deref()
         .filter(|t| flink || !t.contains("projects/FLINK"))
+        .map(str::to_owned)
 }
 
-fn where_to(c: &Component, flink: bool) -> String {
-    let name = c.name_for(flink);
-    let tracker = tracker_for(c, flink);
-    match (c.kind, flink) {
-        (ComponentKind::UserCode, true) => "This is your own code: start at that frame. If your code only passes on what Flink handed it, ask on the user@flink.apache.org list with the full trace and your Flink version.".to_owned(),
-        (ComponentKind::UserCode, false) => "This is your own code: start at that frame.".to_owned(),
-        (ComponentKind::Flink, _) => format!(
-            "Search Flink's JIRA ({}) and the user@flink.apache.org archives for the message; if nothing matches, ask on the list with the full JobManager and TaskManager logs and your Flink version.",
-            c.tracker.as_deref().unwrap_or("https://issues.apache.org/jira/projects/FLINK")
-        ),
-        (ComponentKind::Jdk, true) => "The message is the clue. Ask on the user@flink.apache.org list with it, the full JobManager and TaskManager logs and your Flink version.".to_owned(),
-        (ComponentKind::Jdk, false) => "The message is the clue.".to_owned(),
-        (ComponentKind::Connector | ComponentKind::Library, true) => match tracker {
-            Some(t) => format!(
-                "This is code of {name}, not of Flink itself: check its version against your Flink version, search its issues ({t}), and report it there with the trace if nothing matches."
-            ),
-            None => format!(
-                "This is code of {name}, not of Flink itself: check its version against your Flink version and search its issue tracker."
-            ),
+/// Where to take an answer whose root cause is of class `root` and whose thrower is `c`.
+fn where_to(c: &Component, flink: bool, root: &str) -> WhereTo {
+    match c.kind {
+        ComponentKind::Connector | ComponentKind::Library if is_usage_error(root) => {
+            WhereTo::Settings {
+                tracker: tracker_for(c, flink),
+            }
+        }
+        ComponentKind::Connector | ComponentKind::Library => WhereTo::Component {
+            tracker: tracker_for(c, flink),
         },
-        (ComponentKind::Connector | ComponentKind::Library, false) => match tracker {
-            Some(t) => format!("This is code of {name}: search its issues ({t}), and report it there with the trace if nothing matches."),
-            None => format!("This is code of {name}: check its version and search its issue tracker."),
+        ComponentKind::UserCode => WhereTo::UserCode,
+        ComponentKind::Jdk => WhereTo::Jdk,
+        ComponentKind::Flink => WhereTo::Flink {
+            tracker: c
+                .tracker
+                .clone()
+                .unwrap_or_else(|| "https://issues.apache.org/jira/projects/FLINK".to_owned()),
         },
     }
 }
 
 /// `s` cut after `max` characters, with `…` when cut (a frame can be megabytes long in a
 /// damaged paste).
-fn clip(s: &str, max: usize) -> String {
+pub(crate) fn clip(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_owned(),
@@ -586,15 +682,7 @@ pub fn answer(trace: &Trace, flink: bool, task: Option<&str>) -> Option<NoRuleAn
     }
     let (component, thrower, basis) = thrower(trace, flink, task);
     let root = &trace.throwables[trace.root_cause()].class;
-    let where_to = if is_usage_error(root)
-        && matches!(
-            component.kind,
-            ComponentKind::Connector | ComponentKind::Library
-        ) {
-        usage_where_to(&component, flink)
-    } else {
-        where_to(&component, flink)
-    };
+    let where_to = where_to(&component, flink, root);
     Some(NoRuleAnswer {
         basis,
         phase: if flink { phase(trace) } else { None },
@@ -606,19 +694,24 @@ pub fn answer(trace: &Trace, flink: bool, task: Option<&str>) -> Option<NoRuleAn
     })
 }
 
-/// The answer in words, as the CLI and the replies print it (Markdown, one paragraph per
-/// part). `trace` is the trace the answer is about.
-pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
-    let mut out = Vec::new();
-    let name = a.component.name_for(a.flink);
-    let at = a.thrower.map(|(t, k)| {
+/// The frame that threw, as the sentences quote it: `` `Class.method`, File.java:12 ``.
+pub(crate) fn thrower_at(a: &NoRuleAnswer, trace: &Trace) -> Option<String> {
+    a.thrower.map(|(t, k)| {
         let f = &trace.throwables[t].frames[k];
         format!(
             "`{}`, {}",
             clip(&format!("{}.{}", f.simple_class(), f.method), 120),
             clip(&f.location_text(), 80)
         )
-    });
+    })
+}
+
+/// The answer in words, as the CLI and the replies print it (Markdown, one paragraph per
+/// part). `trace` is the trace the answer is about.
+pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
+    let mut out = Vec::new();
+    let name = a.component.name_for(a.flink);
+    let at = thrower_at(a, trace);
     let phase = a
         .phase
         .as_ref()
@@ -688,12 +781,12 @@ pub fn sentences(a: &NoRuleAnswer, trace: &Trace) -> Vec<String> {
         }
     };
     out.push(first);
-    if let Some(f) = &a.follow_on {
-        out.push(f.clone());
+    if let Some(f) = a.follow_on {
+        out.push(f.sentence());
     } else if let Some(p) = &a.phase {
         out.push(p.phase.implies().to_owned());
     }
-    out.push(a.where_to.clone());
+    out.push(a.where_to.sentence(&name, a.flink));
     out
 }
 
@@ -740,7 +833,8 @@ mod tests {
     fn a_cancellation_is_called_a_follow_on() {
         let t = trace("java.lang.RuntimeException: Buffer pool is destroyed.\n\tat org.apache.flink.runtime.io.network.buffer.LocalBufferPool.requestMemorySegment(LocalBufferPool.java:1)\n");
         let a = answer(&t, true, None).unwrap();
-        assert!(a.follow_on.unwrap().contains("consequence"));
+        assert_eq!(a.follow_on, Some(FollowOn::BuffersReleased));
+        assert!(a.follow_on.unwrap().sentence().contains("consequence"));
     }
 
     #[test]
@@ -749,11 +843,13 @@ mod tests {
         let a = answer(&t, false, None).unwrap();
         assert_eq!(a.component.id, "kafka-client");
         assert!(
-            a.where_to.contains("settings or credentials"),
-            "{}",
+            matches!(a.where_to, WhereTo::Settings { .. }),
+            "{:?}",
             a.where_to
         );
-        assert!(!a.where_to.contains("report it there"));
+        let said = a.where_to.sentence("Apache Kafka's client", false);
+        assert!(said.contains("settings or credentials"), "{said}");
+        assert!(!said.contains("report it there"));
     }
 
     #[test]

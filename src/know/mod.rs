@@ -6,6 +6,7 @@ pub mod answer;
 pub mod component;
 pub mod context;
 pub mod cut;
+pub mod docs;
 pub mod evidence;
 pub mod frames;
 pub mod glob;

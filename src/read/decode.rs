@@ -237,12 +237,40 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Which UTF-16 a text without a byte-order mark is in, from the zero bytes of its first 4 KB:
+/// a log is mostly ASCII, so UTF-16LE has a zero in most odd bytes and almost none in the even
+/// ones (BE the other way round). `Some(true)` for LE, `Some(false)` for BE, `None` when it
+/// does not look like UTF-16 (UTF-8 text has no zero bytes at all).
+fn utf16_without_bom(bytes: &[u8]) -> Option<bool> {
+    let head = &bytes[..bytes.len().min(4096) & !1];
+    let pairs = head.len() / 2;
+    if pairs < 2 {
+        return None;
+    }
+    let (mut even, mut odd) = (0, 0);
+    for pair in head.chunks_exact(2) {
+        even += usize::from(pair[0] == 0);
+        odd += usize::from(pair[1] == 0);
+    }
+    let most = |n: usize| n * 10 >= pairs * 7;
+    let few = |n: usize| n * 20 <= pairs;
+    if most(odd) && few(even) {
+        Some(true)
+    } else if most(even) && few(odd) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Turns the bytes of a file into text: a UTF-8 byte-order mark is dropped, UTF-16 with a
-/// byte-order mark (what Windows PowerShell's `>` writes) is decoded, and anything else is read
-/// as UTF-8 with invalid bytes replaced by U+FFFD (a truncated paste is still read).
+/// byte-order mark (what Windows PowerShell's `>` writes) is decoded, so is UTF-16 without one
+/// when its zero bytes show it ([`utf16_without_bom`]: what some Windows tools save), and
+/// anything else is read as UTF-8 with invalid bytes replaced by U+FFFD (a truncated paste is
+/// still read).
 pub fn bytes_to_text(bytes: &[u8]) -> String {
-    let utf16 = |le: bool| {
-        let units: Vec<u16> = bytes[2..]
+    let utf16 = |le: bool, skip: usize| {
+        let units: Vec<u16> = bytes[skip..]
             .chunks_exact(2)
             .map(|c| {
                 if le {
@@ -256,9 +284,12 @@ pub fn bytes_to_text(bytes: &[u8]) -> String {
     };
     match bytes {
         [0xEF, 0xBB, 0xBF, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
-        [0xFF, 0xFE, ..] => utf16(true),
-        [0xFE, 0xFF, ..] => utf16(false),
-        _ => String::from_utf8_lossy(bytes).into_owned(),
+        [0xFF, 0xFE, ..] => utf16(true, 2),
+        [0xFE, 0xFF, ..] => utf16(false, 2),
+        _ => match utf16_without_bom(bytes) {
+            Some(le) => utf16(le, 0),
+            None => String::from_utf8_lossy(bytes).into_owned(),
+        },
     }
 }
 
@@ -1020,6 +1051,15 @@ mod tests {
             .chain("at".encode_utf16().flat_map(u16::to_be_bytes))
             .collect();
         assert_eq!(bytes_to_text(&utf16be), "at");
+        // Without a byte-order mark, told by its zero bytes.
+        let trace = "java.lang.IllegalStateException: x\n\tat com.acme.A.run(A.java:1)\n";
+        let le: Vec<u8> = trace.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(bytes_to_text(&le), trace);
+        let be: Vec<u8> = trace.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(bytes_to_text(&be), trace);
+        // Binary with zero bytes everywhere, and UTF-8, stay as they were read.
+        assert_eq!(bytes_to_text(&[0u8; 64]), "\0".repeat(64));
+        assert_eq!(bytes_to_text("at é".as_bytes()), "at é");
         assert_eq!(bytes_to_text(b"\xEF\xBB\xBFat"), "at");
         assert_eq!(bytes_to_text(b"a\xFFb"), "a\u{FFFD}b");
         assert_eq!(

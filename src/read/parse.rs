@@ -54,8 +54,70 @@ const MAX_BLANK_RUN: usize = 2;
 pub struct Problem {
     /// Where in the original input.
     pub span: Span,
+    /// What it is ([`ProblemKind::message`] says it in English).
+    pub kind: ProblemKind,
     /// Lowercase sentence, details in parentheses (`frame without a location (no "(")`).
     pub message: String,
+}
+
+impl Problem {
+    fn new(span: Span, kind: ProblemKind) -> Problem {
+        Problem {
+            span,
+            message: kind.message(),
+            kind,
+        }
+    }
+}
+
+/// The kinds of [`Problem`], with their numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum ProblemKind {
+    /// A Python traceback, shown as text.
+    PythonTraceback,
+    /// Frames with no throwable header above them.
+    FramesWithoutHeader,
+    /// A header line with no class name.
+    HeaderWithoutClass,
+    /// An `at` line with no `(`.
+    FrameWithoutLocation,
+    /// `... n more` not restored: the trace already restores `restored` frames.
+    RestoreBudgetSpent {
+        /// The `n` of the line.
+        n: usize,
+        /// Frames already restored in the trace.
+        restored: usize,
+    },
+    /// `... n more` when the enclosing throwable has fewer frames.
+    MoreThanEnclosing {
+        /// The `n` of the line.
+        n: usize,
+        /// The enclosing throwable's frames.
+        has: usize,
+        /// Frames restored.
+        restored: usize,
+    },
+}
+
+impl ProblemKind {
+    /// In English: a lowercase sentence, details in parentheses.
+    pub fn message(self) -> String {
+        match self {
+            ProblemKind::PythonTraceback => {
+                "a Python traceback (PyFlink): shown as text, not read as a Java trace".into()
+            }
+            ProblemKind::FramesWithoutHeader => "frames without an exception line above them (a trace cut off, or interrupted by other lines)".into(),
+            ProblemKind::HeaderWithoutClass => "throwable header without a class name".into(),
+            ProblemKind::FrameWithoutLocation => "frame without a location (no \"(\")".into(),
+            ProblemKind::RestoreBudgetSpent { n, restored } => format!(
+                "\"... {n} more\" not restored: this trace already restores {restored} frames from \"... more\" lines (the most it does)"
+            ),
+            ProblemKind::MoreThanEnclosing { n, has, restored } => format!(
+                "\"... {n} more\" but the enclosing throwable has {has} frames (restored {restored})"
+            ),
+        }
+    }
 }
 
 /// Everything read from one input.
@@ -630,7 +692,7 @@ enum Start {
 }
 
 /// A CJK unified ideograph (U+4E00–U+9FFF), as Chinese prose is written.
-fn is_cjk_ideograph(c: char) -> bool {
+pub(crate) fn is_cjk_ideograph(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
@@ -983,11 +1045,9 @@ impl<'a> DocParser<'a> {
             }
             let last = self.lines[end];
             let span = self.span(line.body, last.end);
-            self.out.problems.push(Problem {
-                span,
-                message: "a Python traceback (PyFlink): shown as text, not read as a Java trace"
-                    .into(),
-            });
+            self.out
+                .problems
+                .push(Problem::new(span, ProblemKind::PythonTraceback));
             return Some(end);
         }
         None
@@ -1093,10 +1153,10 @@ impl<'a> DocParser<'a> {
             Start::Headerless { line } => {
                 let l = self.lines[line];
                 let span = self.span(l.body, l.body);
-                self.out.problems.push(Problem {
-                    span: self.span(l.body, l.end),
-                    message: "frames without an exception line above them (a trace cut off, or interrupted by other lines)".into(),
-                });
+                self.out.problems.push(Problem::new(
+                    self.span(l.body, l.end),
+                    ProblemKind::FramesWithoutHeader,
+                ));
                 built.push(empty_throwable(span, Relation::Top));
                 (line, line)
             }
@@ -1434,10 +1494,9 @@ impl<'a> DocParser<'a> {
         }
         let header_span = self.span(at, end);
         if name_len == 0 {
-            self.out.problems.push(Problem {
-                span: header_span,
-                message: "throwable header without a class name".into(),
-            });
+            self.out
+                .problems
+                .push(Problem::new(header_span, ProblemKind::HeaderWithoutClass));
         }
         let throwable = Throwable {
             class,
@@ -1491,10 +1550,9 @@ impl<'a> DocParser<'a> {
         }
         let span = self.span(line.body, end);
         if !text.contains(['(', '（']) {
-            self.out.problems.push(Problem {
-                span,
-                message: "frame without a location (no \"(\")".into(),
-            });
+            self.out
+                .problems
+                .push(Problem::new(span, ProblemKind::FrameWithoutLocation));
             self.locationless = Some(span);
         }
         let (class, method, location, module, jar) = parse_frame_text(&text);
@@ -1540,13 +1598,13 @@ impl<'a> DocParser<'a> {
             if n > budget {
                 // A hostile or broken text: each `... N more` of a deep chain restoring from an
                 // enclosing throwable that restored its own, quadratic in the depth.
-                self.out.problems.push(Problem {
+                self.out.problems.push(Problem::new(
                     span,
-                    message: format!(
-                        "\"... {n} more\" not restored: this trace already restores {} frames from \"... more\" lines (the most it does)",
-                        MAX_RESTORED_FRAMES - budget
-                    ),
-                });
+                    ProblemKind::RestoreBudgetSpent {
+                        n,
+                        restored: MAX_RESTORED_FRAMES - budget,
+                    },
+                ));
                 budget = 0;
                 continue;
             }
@@ -1560,13 +1618,14 @@ impl<'a> DocParser<'a> {
             let parent_frames = &throwables[enclosing].frames;
             let take = n.min(parent_frames.len());
             if take < n {
-                self.out.problems.push(Problem {
+                self.out.problems.push(Problem::new(
                     span,
-                    message: format!(
-                        "\"... {n} more\" but the enclosing throwable has {} frames (restored {take})",
-                        parent_frames.len()
-                    ),
-                });
+                    ProblemKind::MoreThanEnclosing {
+                        n,
+                        has: parent_frames.len(),
+                        restored: take,
+                    },
+                ));
             }
             let from = parent_frames.len() - take;
             let restored: Vec<Frame> = parent_frames[from..]

@@ -24,6 +24,7 @@ pub use markdown::markdown_of;
 pub use plain::plain_text_of;
 pub use short::{
     short_jira_of, short_markdown_of, short_plain_text_of, MAX_SHORT_LINES, MAX_SHORT_QUOTED,
+    MAX_SHORT_QUOTED_LINES,
 };
 
 use crate::frames::FrameGroup;

@@ -8,6 +8,10 @@
 //! a rule's Chinese is data beside it (`rules/<id>/rule.zh.toml`), read through [`rule_text`].
 //! Pure: no Yew, no browser; the page, the CLI and the tests share it.
 
+mod no_rule;
+
+pub use no_rule::{culprit_sentence, no_rule_sentences};
+
 use crate::rules::schema::{Diagram, Explanation, Prose};
 use crate::rules::Rule;
 use serde::{Deserialize, Serialize};
@@ -80,6 +84,141 @@ impl Lang {
         match self {
             Lang::En => crate::wording::plural(n, one, many),
             Lang::Zh => format!("{n} {zh}"),
+        }
+    }
+
+    /// A fold of `n` frames: `12 Flink runtime frames`, `3 frames shared with the enclosing
+    /// exception ("... more")` when all were restored from `... N more`; `group` when all are
+    /// of one kind of code.
+    pub fn fold_label(
+        self,
+        n: usize,
+        group: Option<crate::frames::FrameGroup>,
+        restored: bool,
+    ) -> String {
+        use crate::frames::FrameGroup;
+        match self {
+            Lang::En => {
+                let what = group.map(|g| format!("{} ", g.label())).unwrap_or_default();
+                let s = if n == 1 { "" } else { "s" };
+                if restored {
+                    format!("{n} {what}frame{s} shared with the enclosing exception (\"... more\")")
+                } else {
+                    format!("{n} {what}frame{s}")
+                }
+            }
+            Lang::Zh => {
+                let what = match group {
+                    Some(FrameGroup::Jdk) => "JDK ",
+                    Some(FrameGroup::Flink) => "Flink 运行时",
+                    Some(FrameGroup::Serialization) => "序列化库",
+                    Some(FrameGroup::Scala) => "Scala / Akka ",
+                    Some(FrameGroup::Library) => "库",
+                    Some(FrameGroup::User) => "用户代码",
+                    None => "",
+                };
+                if restored {
+                    format!("{n} 个{what}帧，与外层异常共有（\"... more\"）")
+                } else {
+                    format!("{n} 个{what}帧")
+                }
+            }
+        }
+    }
+
+    /// What a long message leaves out: `… 98,000 more characters (see the input, lines 3–9)`,
+    /// or `left out here` when the message's end is shown after it (`tail`); `lines` as
+    /// [`crate::view::LineRange::label`] prints them.
+    pub fn chars_left_out(
+        self,
+        chars: usize,
+        lines: &str,
+        several_lines: bool,
+        tail: bool,
+    ) -> String {
+        let n = crate::wording::thousands(chars);
+        match self {
+            Lang::En => {
+                let s = if chars == 1 { "" } else { "s" };
+                let l = if several_lines { "lines" } else { "line" };
+                if tail {
+                    format!("… {n} character{s} left out here (see the input, {l} {lines})")
+                } else {
+                    format!("… {n} more character{s} (see the input, {l} {lines})")
+                }
+            }
+            Lang::Zh => {
+                if tail {
+                    format!("… 这里省略了 {n} 个字符（见输入的第 {lines} 行）")
+                } else {
+                    format!("… 还有 {n} 个字符（见输入的第 {lines} 行）")
+                }
+            }
+        }
+    }
+
+    /// The full stop after `text` in a reply: Chinese `。` only when the language is Chinese and
+    /// the text is (a rule without a translation keeps its English title, and its `.`).
+    pub fn stop_after(self, text: &str) -> &'static str {
+        if self == Lang::Zh && text.chars().any(crate::parse::is_cjk_ideograph) {
+            "。"
+        } else {
+            "."
+        }
+    }
+
+    /// A parser problem ([`crate::parse::Problem`]) as the page lists it.
+    pub fn problem(self, p: &crate::parse::Problem) -> String {
+        use crate::parse::ProblemKind as K;
+        if self == Lang::En {
+            return p.message.clone();
+        }
+        match p.kind {
+            K::PythonTraceback => "Python traceback（PyFlink）：按文本显示，不作为 Java 堆栈读取".into(),
+            K::FramesWithoutHeader => "这些堆栈帧上方没有异常行（堆栈被截断，或被其他行打断）".into(),
+            K::HeaderWithoutClass => "异常行没有类名".into(),
+            K::FrameWithoutLocation => "堆栈帧没有位置（没有 \"(\"）".into(),
+            K::RestoreBudgetSpent { n, restored } => format!(
+                "\"... {n} more\" 没有还原：这个堆栈已经从 \"... more\" 行还原了 {restored} 个帧（上限）"
+            ),
+            K::MoreThanEnclosing { n, has, restored } => format!(
+                "\"... {n} more\"，但外层异常只有 {has} 个帧（还原了 {restored} 个）"
+            ),
+        }
+    }
+
+    /// A log line standing in for an exception: `ERROR log line of o.a.f.Foo`.
+    pub fn logged_line(self, level: &str, logger: &str) -> String {
+        match self {
+            Lang::En => format!("{level} log line of {logger}"),
+            Lang::Zh => format!("{logger} 打印的 {level} 日志"),
+        }
+    }
+
+    /// Throwables of a long trace not shown in full: `478 more causes, not shown in full`;
+    /// `kind` is `cause`, `suppressed` or anything else for throwables in general.
+    pub fn more_throwables(self, n: usize, kind: &str) -> String {
+        let count = crate::wording::thousands(n);
+        match self {
+            Lang::En => {
+                let what = match (kind, n) {
+                    ("cause", 1) => "cause",
+                    ("cause", _) => "causes",
+                    ("suppressed", 1) => "suppressed throwable",
+                    ("suppressed", _) => "suppressed throwables",
+                    (_, 1) => "throwable",
+                    _ => "throwables",
+                };
+                format!("{count} more {what}, not shown in full")
+            }
+            Lang::Zh => {
+                let what = match kind {
+                    "cause" => "cause",
+                    "suppressed" => "被抑制（suppressed）的异常",
+                    _ => "异常",
+                };
+                format!("还有 {count} 个{what}没有完整显示")
+            }
         }
     }
 
@@ -637,6 +776,14 @@ macro_rules! messages {
 }
 
 messages! {
+    /// Stands in for the class of frames printed without an exception line.
+    no_header_frames: "(frames without an exception line)", "（没有异常行的堆栈帧）";
+    /// Stands in for the class of a message printed without one.
+    no_header_message: "(a message printed without an exception class)", "（没有异常类的消息）";
+    /// Stands in for a trace with nothing readable.
+    nothing_readable: "(nothing readable)", "（没有可读的内容）";
+    /// Stands in for the class of a thread dump's thread.
+    thread_stack: "the thread's stack", "线程的堆栈";
     // --- the header, the pages, the footer ------------------------------------------------
     /// The tab's title on the diagnoser, after "Trace Doctor — ".
     title_home: "Flink and JVM stack traces explained", "Flink 与 JVM 异常堆栈诊断";

@@ -74,7 +74,7 @@ pub struct AnswerReport {
     /// 1-based input line of the frame that threw, when the trace has frames.
     pub thrower_line: Option<usize>,
     /// Set when the root cause is a consequence of an earlier failure.
-    pub follow_on: Option<String>,
+    pub follow_on: Option<crate::answer::FollowOn>,
     /// The answer in words, one Markdown paragraph each: who threw and when, what it implies
     /// (or that it is a follow-on), where to take it.
     pub sentences: Vec<String>,
@@ -337,7 +337,10 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                                     .iter()
                                     .map(|x| ReferenceReport {
                                         title: x.title.clone(),
-                                        url: x.url.clone(),
+                                        url: crate::docs::for_release(
+                                            &x.url,
+                                            crate::docs::release_minor(&d.flink_version),
+                                        ),
                                     })
                                     .collect()
                             })
@@ -348,7 +351,10 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                             .platform_assumed
                             .as_ref()
                             .map(|_| lang.msgs().platform_assumed.to_owned()),
-                        culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
+                        culprit: f
+                            .culprit
+                            .as_ref()
+                            .map(|c| crate::lang::culprit_sentence(c, d.flink, lang)),
                     }
                 })
                 .collect();
@@ -378,8 +384,8 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                     tracker: a.component.tracker.clone(),
                     phase: a.phase.as_ref().map(|p| p.phase.id()),
                     thrower_line: a.thrower.map(|(x, k)| line(t.throwables[x].frames[k].span)),
-                    follow_on: a.follow_on.clone(),
-                    sentences: crate::answer::sentences(a, t),
+                    follow_on: a.follow_on,
+                    sentences: crate::lang::no_rule_sentences(a, t, lang),
                 }),
                 flink_evidence: d.evidence.iter().map(|e| e.describe_at(&index)).collect(),
                 cut: d

@@ -7,7 +7,6 @@ use crate::lang::Lang;
 use crate::model::{Frame, Location, Relation};
 use crate::rules;
 use crate::span::LineIndex;
-use crate::wording::thousands;
 
 /// Runs of fewer frames than this are shown, not folded.
 pub const MIN_FOLD: usize = 3;
@@ -495,7 +494,7 @@ pub fn build_lang(input: &str, diagnosis: &Diagnosis, dom_prefix: &str, lang: La
         problems: diagnosis
             .problems
             .iter()
-            .map(|p| (index.line_of(p.span.start), p.message.clone()))
+            .map(|p| (index.line_of(p.span.start), lang.problem(p)))
             .collect(),
         input_bytes: input.len(),
     }
@@ -586,21 +585,15 @@ fn trace_view(
             logged: th
                 .logged
                 .as_ref()
-                .map(|l| format!("{} log line of {}", l.level, l.logger)),
+                .map(|l| lang.logged_line(&l.level, &l.logger)),
             message: clipped.head.into_owned(),
             message_more: clipped.left_out.zip(left_out_lines).map(|(cut, range)| {
-                let n = thousands(cut.chars);
-                let s = if cut.chars == 1 { "" } else { "s" };
-                let lines = if range.first < range.last {
-                    format!("lines {}", range.label())
-                } else {
-                    format!("line {}", range.label())
-                };
-                if clipped.tail.is_empty() {
-                    format!("… {n} more character{s} (see the input, {lines})")
-                } else {
-                    format!("… {n} character{s} left out here (see the input, {lines})")
-                }
+                lang.chars_left_out(
+                    cut.chars,
+                    &range.label(),
+                    range.first < range.last,
+                    !clipped.tail.is_empty(),
+                )
             }),
             message_tail: clipped.tail.to_owned(),
             message_more_lines: left_out_lines,
@@ -615,6 +608,7 @@ fn trace_view(
             open: ti == root || any_roles,
             blocks: {
                 let b = blocks_with(
+                    lang,
                     frames,
                     budget.get().min(MAX_SHOWN_FRAMES),
                     block_budget.get().min(MAX_BLOCKS),
@@ -651,8 +645,9 @@ fn trace_view(
         }
         if let Some(last) = chain.last_mut() {
             if !gap.is_empty() {
-                last.skipped_after =
-                    Some(skipped_causes(t, &gap, &last.id, index, root, root_name));
+                last.skipped_after = Some(skipped_causes(
+                    t, &gap, &last.id, index, root, root_name, lang,
+                ));
                 gap.clear();
             }
         }
@@ -660,7 +655,9 @@ fn trace_view(
     }
     if let Some(last) = chain.last_mut() {
         if !gap.is_empty() {
-            last.skipped_after = Some(skipped_causes(t, &gap, &last.id, index, root, root_name));
+            last.skipped_after = Some(skipped_causes(
+                t, &gap, &last.id, index, root, root_name, lang,
+            ));
         }
     }
     let mut facts = Vec::new();
@@ -718,7 +715,15 @@ fn trace_view(
                 title: text.title.to_owned(),
                 severity: rule.def.severity.clone(),
                 summary_html: text.summary.html.clone(),
-                explanation: ExplanationView::of_in(rule, lang),
+                explanation: {
+                    // Flink's docs for the release the trace shows, where the page is there.
+                    let mut e = ExplanationView::of_in(rule, lang);
+                    let minor = crate::docs::release_minor(&d.flink_version);
+                    for (_, url) in &mut e.references {
+                        *url = crate::docs::for_release(url, minor);
+                    }
+                    e
+                },
                 evidence: f.evidence.clone(),
                 reading_html: f
                     .notes
@@ -735,7 +740,10 @@ fn trace_view(
                     .platform_assumed
                     .as_ref()
                     .map(|_| lang.msgs().platform_assumed.to_owned()),
-                culprit: f.culprit.as_ref().map(|c| c.sentence(d.flink)),
+                culprit: f
+                    .culprit
+                    .as_ref()
+                    .map(|c| crate::lang::culprit_sentence(c, d.flink, lang)),
                 diagram: text.diagram.map(|def| crate::diagram::build(def, d)),
                 highlights: f
                     .highlights
@@ -791,10 +799,12 @@ fn trace_view(
         } else {
             Vec::new()
         },
-        answer: d
-            .answer
-            .as_ref()
-            .map(|a| (a.component.id.clone(), crate::answer::sentences(a, t))),
+        answer: d.answer.as_ref().map(|a| {
+            (
+                a.component.id.clone(),
+                crate::lang::no_rule_sentences(a, t, lang),
+            )
+        }),
         flink_evidence: d.evidence.iter().map(|e| e.describe_at(index)).collect(),
         cut: d
             .cut
@@ -809,16 +819,13 @@ fn trace_view(
                 (None, false, _) => root.class.clone(),
                 // No class: what stands in its place, as in the cause chain.
                 (Some(m), true, Some(l)) => {
-                    format!("({} log line of {}) {}", l.level, l.logger, first(m))
+                    format!("({}) {}", lang.logged_line(&l.level, &l.logger), first(m))
                 }
-                (Some(m), true, None) => format!(
-                    "(a message printed without an exception class) {}",
-                    first(m)
-                ),
+                (Some(m), true, None) => format!("{} {}", lang.msgs().no_header_message, first(m)),
                 (None, true, _) if !root.frames.is_empty() => {
-                    "(frames without an exception line)".to_owned()
+                    lang.msgs().no_header_frames.to_owned()
                 }
-                (None, true, _) => "(nothing readable)".to_owned(),
+                (None, true, _) => lang.msgs().nothing_readable.to_owned(),
             }
         },
     }
@@ -1110,6 +1117,7 @@ fn skipped_causes(
     index: &LineIndex,
     root: usize,
     root_name: &'static str,
+    lang: Lang,
 ) -> SkippedCauses {
     let mut first = usize::MAX;
     let mut last = 0;
@@ -1133,17 +1141,14 @@ fn skipped_causes(
         .iter()
         .all(|&ti| matches!(t.throwables[ti].relation, Relation::SuppressedBy(_)));
     let n = gap.len();
-    let what = match (in_chain, suppressed, n) {
-        (true, _, 1) => "cause",
-        (true, _, _) => "causes",
-        (_, true, 1) => "suppressed throwable",
-        (_, true, _) => "suppressed throwables",
-        (_, _, 1) => "throwable",
-        _ => "throwables",
+    let kind = match (in_chain, suppressed) {
+        (true, _) => "cause",
+        (_, true) => "suppressed",
+        _ => "throwable",
     };
     SkippedCauses {
         id: format!("{after}-more"),
-        label: format!("{} more {what}, not shown in full", thousands(n)),
+        label: lang.more_throwables(n, kind),
         count: n,
         lines: LineRange::new(first.min(last), last),
         listed: gap
@@ -1258,13 +1263,18 @@ fn settle(runs: Vec<Run>) -> Vec<Run> {
 /// [`MAX_BLOCKS`] blocks fold together, and a fold holds at most [`MAX_FOLD_FRAMES`] frames;
 /// highlighted frames are never folded.
 pub fn blocks(frames: Vec<FrameView>) -> Vec<FrameBlock> {
-    blocks_with(frames, MAX_SHOWN_FRAMES, MAX_BLOCKS)
+    blocks_with(Lang::En, frames, MAX_SHOWN_FRAMES, MAX_BLOCKS)
 }
 
 /// [`blocks`], showing at most `max_shown` frames one by one (besides the first frame and the
 /// highlighted ones) in at most about `max_blocks` blocks; the trace passes what is left of
 /// [`MAX_SHOWN_FRAMES_PER_TRACE`] and [`MAX_BLOCKS_PER_TRACE`].
-pub fn blocks_with(frames: Vec<FrameView>, max_shown: usize, max_blocks: usize) -> Vec<FrameBlock> {
+pub fn blocks_with(
+    lang: Lang,
+    frames: Vec<FrameView>,
+    max_shown: usize,
+    max_blocks: usize,
+) -> Vec<FrameBlock> {
     let max_blocks = max_blocks.max(2);
     let mut runs: Vec<Run> = Vec::new();
     for (k, f) in frames.into_iter().enumerate() {
@@ -1330,31 +1340,24 @@ pub fn blocks_with(frames: Vec<FrameView>, max_shown: usize, max_blocks: usize) 
         // the rest of the run each time: quadratic in the frames of one long fold).
         let mut frames = r.frames.into_iter().peekable();
         while frames.peek().is_some() {
-            out.push(folded(frames.by_ref().take(size).collect()));
+            out.push(folded(lang, frames.by_ref().take(size).collect()));
         }
     }
     out
 }
 
 /// A fold of `frames` (not empty), with its label and its input lines.
-fn folded(frames: Vec<FrameView>) -> FrameBlock {
+fn folded(lang: Lang, frames: Vec<FrameView>) -> FrameBlock {
     let mut lines = LineRange::new(frames[0].line, frames[0].line);
     for f in &frames {
         lines = LineRange::new(lines.first.min(f.line), lines.last.max(f.line));
     }
-    let n = frames.len();
-    let s = if n == 1 { "" } else { "s" };
     let group = frames[0].group;
-    let what = if frames.iter().all(|f| f.group == group) {
-        format!("{} ", group.label())
-    } else {
-        String::new()
-    };
-    let label = if frames.iter().all(|f| f.restored) {
-        format!("{n} {what}frame{s} shared with the enclosing exception (\"... more\")")
-    } else {
-        format!("{n} {what}frame{s}")
-    };
+    let label = lang.fold_label(
+        frames.len(),
+        frames.iter().all(|f| f.group == group).then_some(group),
+        frames.iter().all(|f| f.restored),
+    );
     FrameBlock::Folded {
         label,
         frames,
@@ -1955,9 +1958,9 @@ mod tests {
             clip_message(&text),
             ("d".repeat(MAX_MESSAGE_CHARS).into(), Some((4, 1)))
         );
-        assert_eq!(thousands(100_400), "100,400");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(crate::wording::thousands(100_400), "100,400");
+        assert_eq!(crate::wording::thousands(999), "999");
+        assert_eq!(crate::wording::thousands(1_000_000), "1,000,000");
     }
 
     #[test]
@@ -2017,7 +2020,7 @@ mod tests {
             Some(
                 format!(
                     "… {} characters left out here (see the input, lines {}–{})",
-                    thousands(l.chars),
+                    crate::wording::thousands(l.chars),
                     l.first + 1,
                     l.last + 1
                 )

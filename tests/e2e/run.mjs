@@ -541,6 +541,15 @@ await test('open a file: "Open a file…" reads a log from disk into the input a
     check((await page.locator('#trace-input').inputValue()) === text, `${name}: the text is kept`);
     fs.unlinkSync(f);
   }
+  // UTF-16 without a byte-order mark (some Windows tools save it): read, not refused.
+  const wide = path.join(OUT, 'utf16le.log');
+  fs.writeFileSync(wide, Buffer.from(text, 'utf16le'));
+  await page.click('#clear');
+  check((await page.locator('#trace-input').inputValue()) === '', 'cleared before the UTF-16 file');
+  await page.locator('#open-file-input').setInputFiles(wide);
+  await eventually(async () => (await page.locator('#trace-input').inputValue()) === text, 10_000);
+  check((await page.locator('#trace-input').inputValue()) === text, 'a UTF-16LE file without a byte-order mark is read as its text');
+  fs.unlinkSync(wide);
 });
 
 await test('first screen: a facts strip (checkpoint, chain, subtask, version) above the findings, and a Share / Reply button that opens the Share panel', async (check) => {
@@ -1357,11 +1366,18 @@ await test('share: a redacted link that restores the page, its length, copy butt
     check(restored.includes('192.0.2.') && !restored.includes('10.1.2.3'), 'the link opens the redacted text');
     check(restored.split('\n').length === text.split('\n').length, 'same number of lines as the original');
     check((await findingIds(other))[0] === FLAGSHIP_RULE, `findings after opening the link: ${await findingIds(other)}`);
-    check(new URL(other.url()).hash === '#/', `the address bar is back to #/ (${other.url()})`);
+    // The address keeps the link (to bookmark or forward it) while the text is the link's.
+    check(new URL(other.url()).hash === new URL(link).hash, `the address keeps the link (${other.url().slice(0, 60)})`);
     await other.goto(plainLink, { waitUntil: 'load' });
     await other.waitForSelector('#link-notice', { timeout: 10_000 });
     await eventually(async () => (await other.inputValue('#trace-input')) === text, 5_000);
     check((await other.inputValue('#trace-input')) === text, 'the unredacted link restores the text exactly');
+    // Once the person edits the text, the address is no longer the link's.
+    await other.focus('#trace-input');
+    await other.keyboard.press('End');
+    await other.keyboard.type(' edited');
+    await eventually(async () => new URL(other.url()).hash === '#/', 5_000);
+    check(new URL(other.url()).hash === '#/', `after an edit the address is #/ (${other.url().slice(0, 60)})`);
   } finally {
     await other.close();
   }
@@ -1453,6 +1469,10 @@ await test('bad links: cut, damaged, oversized or not a link: a clear message, w
     const i = Math.floor(link.length * 0.7);
     const damaged = await visit(link.slice(0, i) + (link[i] === 'A' ? 'B' : 'A') + link.slice(i + 1));
     check(/damaged|changed/.test(damaged.notice), `damaged link: ${damaged.notice}`);
+    // A damaged percent escape (the router cannot read it): still read as a damaged link.
+    const escaped = await visit(link.slice(0, i) + '%zz' + link.slice(i + 3));
+    check(/damaged/.test(escaped.notice), `a link with %zz: ${escaped.notice}`);
+    check(escaped.input.length > 0 && flagshipText.startsWith(escaped.input), `a link with %zz restores a prefix (${escaped.input.length} chars)`);
     // Not a link at all: the typed text stays.
     const junk = await visit(`${PAGE_URL}#/s/hello-world`);
     check(junk.notice.length > 0 && junk.input === typed, `junk link: "${junk.notice}", input ${JSON.stringify(junk.input.slice(0, 40))}`);
@@ -1510,6 +1530,44 @@ await test('tabs: each tab keeps its own text, and a tab opened on a link keeps 
     }
   } finally {
     if (!tab2.isClosed()) await tab2.close();
+  }
+});
+
+await test('tabs: a link opened in another tab does not replace the text a new tab starts from', async (check) => {
+  // Tester, issue 14: a link opened in a second tab overwrote the text kept in the browser.
+  const own = 'java.lang.IllegalStateException: my own kept text\n\tat com.acme.Own.run(Own.java:3)\n';
+  await openApp(page);
+  await page.fill('#trace-input', own);
+  await page.waitForSelector('#kept[data-kept="yes"]', { timeout: 5_000 });
+  // A link made as the page makes them (deflate, base64url, version 1), for another text.
+  const payload = await page.evaluate(async () => {
+    const body = new TextEncoder().encode('{"n":1}\t\n' + 'java.lang.IllegalStateException: a linked text\n\tat com.acme.L.run(L.java:1)\n');
+    const stream = new Blob([body]).stream().pipeThrough(new CompressionStream('deflate'));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let bin = '';
+    for (const b of bytes) bin += String.fromCharCode(b);
+    return '1.' + btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  });
+  const linked = watchPage(await context.newPage(), 'linked');
+  try {
+    await linked.goto(`${PAGE_URL}#/s/${payload}`, { waitUntil: 'load' });
+    await linked.waitForSelector('#link-notice', { timeout: 10_000 });
+    await eventually(async () => (await linked.inputValue('#trace-input')).includes('a linked text'), 5_000);
+    await linked.waitForTimeout(1_000);
+    await linked.reload({ waitUntil: 'load' });
+    await eventually(async () => (await linked.inputValue('#trace-input')).includes('a linked text'), 5_000);
+    check((await linked.inputValue('#trace-input')).includes('a linked text'), 'the link\'s tab keeps the link\'s text across a reload');
+  } finally {
+    await linked.close();
+  }
+  const fresh = watchPage(await context.newPage(), 'fresh');
+  try {
+    await fresh.goto(PAGE_URL, { waitUntil: 'load' });
+    await eventually(async () => (await fresh.inputValue('#trace-input')).length > 0, 5_000);
+    const started = await fresh.inputValue('#trace-input');
+    check(started === own, `a new tab starts from the own text: ${JSON.stringify(started.slice(0, 50))}`);
+  } finally {
+    await fresh.close();
   }
 });
 

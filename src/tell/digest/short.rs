@@ -13,6 +13,10 @@ use super::{Digest, QuoteKind, TraceDigest, WIDTH};
 /// The most quoted trace lines in a short reply.
 pub const MAX_SHORT_QUOTED: usize = 5;
 
+/// Most quoted lines of a short reply: [`MAX_SHORT_QUOTED`] quoted lines, one of whose headers
+/// may take a second line for a message that does not fit on its first.
+pub const MAX_SHORT_QUOTED_LINES: usize = MAX_SHORT_QUOTED + 1;
+
 /// Indentation of quoted lines in the plain-text reply; a quoted line fits `WIDTH` with it.
 const QUOTE_INDENT: &str = "    ";
 
@@ -81,7 +85,7 @@ fn build(d: &Digest) -> ShortReply {
                     m.reply_diagnosis
                 },
                 f.title.trim_end_matches(['.', '。']),
-                m.reply_stop
+                lang.stop_after(&f.title)
             ),
             gist: Some(first_sentences(&f.summary.md, 80)),
             quote: quote(t),
@@ -91,9 +95,12 @@ fn build(d: &Digest) -> ShortReply {
                 .take(usize::from(!wrapper_only))
                 .map(|x| first_sentences(&x.md, 60))
                 .collect(),
+            // Flink's docs only for a trace that is Flink's (or assumed to be): a JVM rule on
+            // another program's trace links its other references, or none.
             docs: f
                 .references
-                .first()
+                .iter()
+                .find(|r| t.flink || f.platform_assumed.is_some() || !is_flink_docs(&r.url))
                 .map(|r| (r.title.clone(), r.url.clone())),
             version,
             question: if cut.is_some() {
@@ -138,6 +145,11 @@ fn build(d: &Digest) -> ShortReply {
             link: d.link.clone(),
         },
     }
+}
+
+/// Whether `url` is a page of Flink's documentation (its docs, or a Flink subproject's).
+fn is_flink_docs(url: &str) -> bool {
+    url.contains("nightlies.apache.org/flink/") || url.contains("flink.apache.org")
 }
 
 /// The quoted lines: those the diagnosis points at, each under the nearest exception header
@@ -198,16 +210,114 @@ fn quote(t: &TraceDigest) -> Vec<String> {
         }
     }
     let width = WIDTH - QUOTE_INDENT.len();
-    chosen
-        .into_iter()
-        .map(|k| {
-            let l = &lines[k];
-            match l.kind {
-                QuoteKind::Frame => format!("  {}", fit_frame(&l.text, width - 2)),
-                _ => clip(&l.text, width),
+    // A header whose message does not fit may take a second line while the quote stays within
+    // MAX_SHORT_QUOTED_LINES: the root cause's header first (its message is the clue), then
+    // the others from the top.
+    let mut spare = MAX_SHORT_QUOTED_LINES.saturating_sub(chosen.len());
+    let mut two_lines = vec![false; lines.len()];
+    let headers = chosen
+        .iter()
+        .copied()
+        .filter(|&k| lines[k].kind == QuoteKind::Header);
+    let mut by_need: Vec<usize> = headers.clone().filter(|&k| k == root).collect();
+    by_need.extend(headers.filter(|&k| k != root));
+    for k in by_need {
+        if spare > 0 && fit_header(&lines[k].text, width).1.is_some() {
+            two_lines[k] = true;
+            spare -= 1;
+        }
+    }
+    let mut out = Vec::new();
+    for k in chosen {
+        let l = &lines[k];
+        match l.kind {
+            QuoteKind::Frame => out.push(format!("  {}", fit_frame(&l.text, width - 2))),
+            QuoteKind::Header => {
+                let (first, rest) = fit_header(&l.text, width);
+                match rest {
+                    Some(rest) if two_lines[k] => {
+                        out.push(first);
+                        out.push(rest);
+                    }
+                    Some(_) => out.push(clip(&abbreviate_classes(&l.text), width)),
+                    None => out.push(first),
+                }
             }
-        })
-        .collect()
+            _ => out.push(clip(&l.text, width)),
+        }
+    }
+    out
+}
+
+/// An exception header within `width` columns, on one line or two: as printed when it fits,
+/// else with its class names' packages abbreviated (`o.a.f.u.FlinkRuntimeException: …`),
+/// else broken at a space onto a second line (indented by four, cut with `…` if still too
+/// long). The second part is `None` when one line is enough.
+fn fit_header(text: &str, width: usize) -> (String, Option<String>) {
+    if super::display_width(text) <= width {
+        return (text.to_owned(), None);
+    }
+    let short = abbreviate_classes(text);
+    if super::display_width(&short) <= width {
+        return (short, None);
+    }
+    // The last space that leaves the first line within `width`.
+    let mut used = 0;
+    let mut cut = None;
+    for (i, c) in short.char_indices() {
+        used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used > width {
+            break;
+        }
+        if c == ' ' && i > width / 3 {
+            cut = Some(i);
+        }
+    }
+    match cut {
+        Some(i) => (
+            short[..i].to_owned(),
+            Some(clip(&format!("    {}", short[i + 1..].trim_start()), width)),
+        ),
+        None => (clip(&short, width), None),
+    }
+}
+
+/// Fully qualified class names in `text` with their packages cut to first letters:
+/// `Caused by: java.util.concurrent.CompletionException: java.lang.RuntimeException: x` →
+/// `Caused by: j.u.c.CompletionException: j.l.RuntimeException: x`. Words that are not class
+/// names (no upper-case segment after lower-case ones: `flink.version`, `1.2.3`) stay.
+fn abbreviate_classes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, word) in text.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        let core = word.trim_end_matches([':', ',', ';', ')', '.']);
+        let tail = &word[core.len()..];
+        let segments: Vec<&str> = core.split('.').collect();
+        let class_at = segments
+            .iter()
+            .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()));
+        let is_class = match class_at {
+            Some(c) if c >= 2 => segments[..c].iter().all(|s| {
+                s.starts_with(|c: char| c.is_ascii_lowercase())
+                    && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }),
+            _ => false,
+        };
+        match class_at {
+            Some(c) if is_class => {
+                for s in &segments[..c] {
+                    out.extend(s.chars().next());
+                    out.push('.');
+                }
+                out.push_str(&segments[c..].join("."));
+                out.push_str(tail);
+            }
+            _ => out.push_str(word),
+        }
+    }
+    out
 }
 
 /// `at org.apache.flink.streaming.runtime.tasks.StreamTask.invoke(StreamTask.java:623)` within
@@ -241,6 +351,10 @@ fn fit_frame(text: &str, width: usize) -> String {
         if let Some((_, line)) = rest.rsplit_once(':') {
             out = format!("{at}{}(…:{line}", short_name.join("."));
         }
+    }
+    if super::display_width(&out) > width {
+        // The class and method say more than the line number.
+        out = format!("{at}{}", short_name.join("."));
     }
     clip(&out, width)
 }
@@ -566,6 +680,7 @@ pub fn short_jira_of(d: &Digest) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::display_width;
     use super::*;
 
     #[test]
@@ -579,6 +694,53 @@ mod tests {
         );
         assert!(s.ends_with(":283)"), "{s}");
         assert_eq!(fit_frame("at a.B.c(B.java:1)", 66), "at a.B.c(B.java:1)");
+    }
+
+    #[test]
+    fn a_long_method_keeps_its_name_before_its_line_number() {
+        // tests/corpus/checkpoint/a-iceberg-bounded-savepoint-tasks-not-running.txt: the plan
+        // calculator's method is what says which check failed.
+        let f = "at org.apache.flink.runtime.checkpoint.DefaultCheckpointPlanCalculator.checkTasksStarted(DefaultCheckpointPlanCalculator.java:143)";
+        let s = fit_frame(f, 62);
+        assert_eq!(
+            s,
+            "at o.a.f.r.c.DefaultCheckpointPlanCalculator.checkTasksStarted"
+        );
+    }
+
+    #[test]
+    fn a_long_header_keeps_its_message_on_a_second_line() {
+        // A header of tests/corpus (the no-resources cases): the message names what failed.
+        let h = "Caused by: java.util.concurrent.CompletionException: org.apache.flink.runtime.jobmanager.scheduler.NoResourceAvailableException: No pooled slot available and request to ResourceManager for new slot failed";
+        let (first, rest) = fit_header(h, 68);
+        assert!(
+            first.starts_with("Caused by: j.u.c.CompletionException:"),
+            "{first}"
+        );
+        assert!(display_width(&first) <= 68, "{first}");
+        let rest = rest.expect("a second line");
+        assert!(
+            rest.starts_with("    ") && display_width(&rest) <= 68,
+            "{rest}"
+        );
+        assert!(
+            format!("{first} {rest}").contains("No pooled slot"),
+            "{first} / {rest}"
+        );
+        let (one, none) = fit_header(
+            "Caused by: java.util.concurrent.CompletionException: java.lang.RuntimeException: boom",
+            68,
+        );
+        assert_eq!(
+            one,
+            "Caused by: j.u.c.CompletionException: j.l.RuntimeException: boom"
+        );
+        assert!(none.is_none());
+        // Words that are not class names stay.
+        assert_eq!(
+            abbreviate_classes("set flink.version to 1.17.2, see e.g. org.Foo"),
+            "set flink.version to 1.17.2, see e.g. org.Foo"
+        );
     }
 
     #[test]
