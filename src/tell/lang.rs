@@ -10,7 +10,7 @@
 
 mod no_rule;
 
-pub use no_rule::{culprit_sentence, no_rule_sentences};
+pub use no_rule::{culprit_sentence, evidence_at, no_rule_sentences};
 
 use crate::rules::schema::{Diagram, Explanation, Prose};
 use crate::rules::Rule;

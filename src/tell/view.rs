@@ -790,11 +790,12 @@ fn trace_view(
             .then(|| crate::frames::search_terms(t))
             .filter(|s| !s.trim().is_empty()),
         searches: if d.findings.is_empty() && t.thread.is_none() {
-            searches(
+            searches_in(
                 &crate::frames::search_terms(t),
                 d.answer
                     .as_ref()
                     .and_then(|a| a.component.tracker.as_deref()),
+                lang,
             )
         } else {
             Vec::new()
@@ -805,7 +806,11 @@ fn trace_view(
                 crate::lang::no_rule_sentences(a, t, lang),
             )
         }),
-        flink_evidence: d.evidence.iter().map(|e| e.describe_at(index)).collect(),
+        flink_evidence: d
+            .evidence
+            .iter()
+            .map(|e| crate::lang::evidence_at(e, index, lang))
+            .collect(),
         cut: d
             .cut
             .as_ref()
@@ -839,6 +844,12 @@ const FLINK_JIRA_PROJECT: &str = "https://issues.apache.org/jira/projects/FLINK"
 /// JIRA project or GitHub repository's issues for `tracker` (Flink's JIRA when it is none or
 /// Flink's). Empty terms give no searches.
 pub fn searches(terms: &str, tracker: Option<&str>) -> Vec<(String, String)> {
+    searches_in(terms, tracker, Lang::En)
+}
+
+/// [`searches`] with their labels in `lang`.
+pub fn searches_in(terms: &str, tracker: Option<&str>, lang: Lang) -> Vec<(String, String)> {
+    let zh = lang == Lang::Zh;
     if terms.trim().is_empty() {
         return Vec::new();
     }
@@ -857,14 +868,27 @@ pub fn searches(terms: &str, tracker: Option<&str>) -> Vec<(String, String)> {
     };
     let mut out = vec![
         (
-            "the user@flink.apache.org archive".to_owned(),
+            if zh {
+                "user@flink.apache.org 邮件归档"
+            } else {
+                "the user@flink.apache.org archive"
+            }
+            .to_owned(),
             format!("https://lists.apache.org/list?user@flink.apache.org:lte=120M:{q}"),
         ),
         (
-            "the user-zh@flink.apache.org archive".to_owned(),
+            if zh {
+                "user-zh@flink.apache.org 邮件归档"
+            } else {
+                "the user-zh@flink.apache.org archive"
+            }
+            .to_owned(),
             format!("https://lists.apache.org/list?user-zh@flink.apache.org:lte=120M:{q}"),
         ),
-        ("Flink's JIRA".to_owned(), jira("FLINK")),
+        (
+            if zh { "Flink 的 JIRA" } else { "Flink's JIRA" }.to_owned(),
+            jira("FLINK"),
+        ),
     ];
     match tracker {
         Some(t) if t != FLINK_JIRA_PROJECT => {
@@ -872,13 +896,23 @@ pub fn searches(terms: &str, tracker: Option<&str>) -> Vec<(String, String)> {
                 // `FLINK (component Flink CDC)`: the project key is the first word.
                 let key = rest.split([' ', '/']).next().unwrap_or(rest);
                 if key != "FLINK" && !key.is_empty() {
-                    out.push((format!("the {key} JIRA"), jira(key)));
+                    let label = if zh {
+                        format!("{key} 的 JIRA")
+                    } else {
+                        format!("the {key} JIRA")
+                    };
+                    out.push((label, jira(key)));
                 }
             } else if let Some(repo) = t
                 .strip_prefix("https://github.com/")
                 .and_then(|r| r.strip_suffix("/issues"))
             {
-                out.push((format!("{repo}'s GitHub issues"), format!("{t}?q={q}")));
+                let label = if zh {
+                    format!("{repo} 的 GitHub issues")
+                } else {
+                    format!("{repo}'s GitHub issues")
+                };
+                out.push((label, format!("{t}?q={q}")));
             }
         }
         _ => {}

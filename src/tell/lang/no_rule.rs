@@ -132,6 +132,37 @@ pub fn culprit_sentence(c: &crate::matcher::Culprit, flink: bool, lang: Lang) ->
     }
 }
 
+/// [`crate::evidence::Evidence::describe_at`] in `lang`: what read the text as Flink's, the text
+/// as printed, and its 1-based line.
+pub fn evidence_at(
+    e: &crate::evidence::Evidence,
+    index: &crate::span::LineIndex,
+    lang: Lang,
+) -> String {
+    use crate::evidence::EvidenceKind as K;
+    if lang == Lang::En {
+        return e.describe_at(index);
+    }
+    let what = match e.kind {
+        K::Frame => "Flink 的堆栈帧",
+        K::Class => "Flink 的异常类",
+        K::MessageNamesFlink => "提到 Flink 的消息",
+        K::FlinkMessage => "只有 Flink 会打印的消息",
+        K::ConfigKey => "Flink 的配置项",
+        K::Jar => "Flink 的 jar",
+        K::Logger => "Flink 的日志行",
+        K::Container => "Flink 的容器",
+        K::SqlClient => "Flink SQL Client 的错误行",
+        K::TaskThread => "按 Flink 命名 task 的方式命名的线程",
+        K::KubernetesResource => "以 Flink 命名的 Kubernetes 资源",
+    };
+    let english = e.describe();
+    let shown = english
+        .split_once(": ")
+        .map_or(english.as_str(), |(_, t)| t);
+    format!("{what}：{shown}（第 {} 行）", index.line_of(e.span.start))
+}
+
 /// A component's name in Chinese: the names the component table builds from a package, a
 /// logger or a connector id are translated, proper names (`Apache Kafka's client`, `Debezium`)
 /// stay as they are.
@@ -326,6 +357,20 @@ mod tests {
             assert!(!has_latin_prose(&zh), "{zh}");
             assert_eq!(culprit_sentence(&c, true, Lang::En), c.sentence(true));
         }
+    }
+
+    #[test]
+    fn what_read_the_text_as_flink_s_is_said_in_chinese_with_its_line() {
+        // The metaspace message of Flink's TaskManager (tests/corpus/memory), as a mail quotes it.
+        let text = "Error message:\njava.lang.OutOfMemoryError: Metaspace. The metaspace out-of-memory error has occurred. 'taskmanager.memory.jvm-metaspace.size' configuration option should be increased.\n";
+        let d = crate::diagnose(text);
+        let t = &d.traces[0];
+        let e = t.evidence.first().expect("evidence of Flink");
+        let index = crate::span::LineIndex::new(text);
+        let zh = evidence_at(e, &index, Lang::Zh);
+        assert!(zh.ends_with("（第 2 行）"), "{zh}");
+        assert!(!has_latin_prose(&zh), "{zh}");
+        assert_eq!(evidence_at(e, &index, Lang::En), e.describe_at(&index));
     }
 
     #[test]
