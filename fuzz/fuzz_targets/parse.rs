@@ -1,30 +1,12 @@
-//! Arbitrary bytes, read as the CLI reads a file (lossy UTF-8, BOM and UTF-16 handled), through
-//! the whole pipeline: parse, diagnose, the report (text, Markdown, JSON) and the page model.
-//! Nothing may panic, and every span must slice the input on char boundaries.
+//! The parser alone, fast (the whole pipeline is `pipeline`): arbitrary bytes, read as the CLI
+//! reads a file, through `parse::parse`. Nothing may panic, and every span must slice the
+//! input on char boundaries.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use trace_doctor::model::Trace;
 use trace_doctor::span::Span;
-use trace_doctor::{decode, diagnose, parse, report, view};
-
-fn check_trace(input: &str, t: &Trace) {
-    check(input, t.span, "trace");
-    if let Some(thread) = &t.thread {
-        check(input, thread.header_span, "thread header");
-    }
-    for th in &t.throwables {
-        check(input, th.header_span, "throwable header");
-        check(input, th.class_span, "throwable class");
-        if let Some((_, s)) = th.omitted {
-            check(input, s, "... N more");
-        }
-        for f in &th.frames {
-            check(input, f.span, "frame");
-        }
-    }
-}
+use trace_doctor::{decode, parse};
 
 fn check(input: &str, span: Span, what: &str) {
     assert!(
@@ -37,37 +19,18 @@ fn check(input: &str, span: Span, what: &str) {
 fuzz_target!(|data: &[u8]| {
     let input = decode::bytes_to_text(data);
     let input = input.as_str();
-
     let parsed = parse::parse(input);
     for t in &parsed.traces {
-        check_trace(input, t);
+        check(input, t.span, "trace");
+        for th in &t.throwables {
+            check(input, th.header_span, "throwable header");
+            check(input, th.class_span, "throwable class");
+            for f in &th.frames {
+                check(input, f.span, "frame");
+            }
+        }
     }
     for p in &parsed.problems {
         check(input, p.span, "problem");
     }
-    for &s in &parsed.deadlocks {
-        check(input, s, "deadlock");
-    }
-
-    let d = diagnose(input);
-    for td in &d.traces {
-        check_trace(input, &td.trace);
-        for f in &td.findings {
-            for h in &f.highlights {
-                check(input, h.span, "highlight");
-            }
-        }
-    }
-    for p in &d.problems {
-        check(input, p.span, "problem");
-    }
-    for &s in &d.deadlocks {
-        check(input, s, "deadlock");
-    }
-
-    let r = report::build(input, &d);
-    let _ = report::render_text(&r);
-    let _ = report::render_markdown(&r);
-    let _ = serde_json::to_string(&r).expect("the report serializes");
-    let _ = view::build(input, &d);
 });

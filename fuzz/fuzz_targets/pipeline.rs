@@ -1,0 +1,84 @@
+//! Arbitrary bytes, read as the CLI reads a file (lossy UTF-8, BOM and UTF-16 handled), through
+//! the whole pipeline: parse, diagnose, the report (text, Markdown, JSON), the page model in both
+//! languages and the replies (long and short, plain, Markdown, JIRA). Nothing may panic, and
+//! every span must slice the input on char boundaries.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use trace_doctor::model::Trace;
+use trace_doctor::span::Span;
+use trace_doctor::lang::Lang;
+use trace_doctor::{decode, diagnose, digest, parse, report, view};
+
+fn check_trace(input: &str, t: &Trace) {
+    check(input, t.span, "trace");
+    if let Some(thread) = &t.thread {
+        check(input, thread.header_span, "thread header");
+    }
+    for th in &t.throwables {
+        check(input, th.header_span, "throwable header");
+        check(input, th.class_span, "throwable class");
+        if let Some((_, s)) = th.omitted {
+            check(input, s, "... N more");
+        }
+        for f in &th.frames {
+            check(input, f.span, "frame");
+        }
+    }
+}
+
+fn check(input: &str, span: Span, what: &str) {
+    assert!(
+        input.get(span.range()).is_some(),
+        "{what} span {span:?} does not slice the input ({} bytes)",
+        input.len()
+    );
+}
+
+fuzz_target!(|data: &[u8]| {
+    let input = decode::bytes_to_text(data);
+    let input = input.as_str();
+
+    let parsed = parse::parse(input);
+    for t in &parsed.traces {
+        check_trace(input, t);
+    }
+    for p in &parsed.problems {
+        check(input, p.span, "problem");
+    }
+    for &s in &parsed.deadlocks {
+        check(input, s, "deadlock");
+    }
+
+    let d = diagnose(input);
+    for td in &d.traces {
+        check_trace(input, &td.trace);
+        for f in &td.findings {
+            for h in &f.highlights {
+                check(input, h.span, "highlight");
+            }
+        }
+    }
+    for p in &d.problems {
+        check(input, p.span, "problem");
+    }
+    for &s in &d.deadlocks {
+        check(input, s, "deadlock");
+    }
+
+    let r = report::build(input, &d);
+    let _ = report::render_text(&r);
+    let _ = report::render_markdown(&r);
+    let _ = serde_json::to_string(&r).expect("the report serializes");
+    let _ = view::build(input, &d);
+    let _ = view::build_lang(input, &d, "", Lang::Zh);
+    for lang in [Lang::En, Lang::Zh] {
+        let told = digest::digest(&report::build_in(input, &d, lang), Some("https://x.example/#/s/1.x"));
+        let _ = digest::plain_text_of(&told);
+        let _ = digest::markdown_of(&told);
+        let _ = digest::short_plain_text_of(&told);
+        let _ = digest::short_markdown_of(&told);
+        let _ = digest::short_jira_of(&told);
+    }
+});
