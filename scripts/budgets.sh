@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the release page against issue 6's budgets (weight, first diagnosis after load, a 1 MB
+# Measures the release page against issue 13's budgets (weight, first diagnosis after load, a 1 MB
 # paste) in headless Chromium: scripts/budgets.mjs says how. Builds the page and the CLI if they
 # are missing (the CLI makes the flagship's share link). BUDGETS_STRICT=1 fails on a missed budget.
 set -euo pipefail
