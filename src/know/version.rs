@@ -668,6 +668,43 @@ fn frame_list(whats: &[String]) -> String {
 /// is unknown, or when the rule gives no bounds. Unparsable bounds are ignored (`build.rs`
 /// rejects them in rule files).
 pub fn rule_mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion) -> Option<String> {
+    mismatch(since, fixed_in, v).map(|m| m.sentence(&v.summary))
+}
+
+/// Why a rule probably does not apply to a trace's Flink version ([`rule_mismatch`]'s reason).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mismatch {
+    /// The failure is known from Flink `since` on (`1.15`), after the trace's version.
+    Before {
+        /// The first version with the failure, short (`1.15`, `1.14.3`).
+        since: String,
+    },
+    /// The fix reached every release the trace may be.
+    Fixed {
+        /// The fix releases, short and joined (`1.14.6 and 1.15.1`).
+        releases: String,
+        /// More than one minor line had its own fix release.
+        several: bool,
+    },
+}
+
+impl Mismatch {
+    /// In English, with the trace's version as read (`summary`).
+    pub fn sentence(&self, summary: &str) -> String {
+        match self {
+            Mismatch::Before { since } => format!(
+                "This failure is known from Flink {since} on, and this trace shows Flink {summary}: it probably does not apply."
+            ),
+            Mismatch::Fixed { releases, several } => format!(
+                "This was fixed in Flink {releases}{}, and this trace shows Flink {summary}: it probably does not apply.",
+                if *several { " (the fix release of each line)" } else { "" },
+            ),
+        }
+    }
+}
+
+/// [`rule_mismatch`] as data.
+pub fn mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion) -> Option<Mismatch> {
     let lo = v
         .exact
         .as_deref()
@@ -680,11 +717,9 @@ pub fn rule_mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion)
         .and_then(Version::parse);
     if let (Some(since), Some(hi)) = (since.and_then(Version::parse), hi) {
         if hi < since {
-            return Some(format!(
-                "This failure is known from Flink {} on, and this trace shows Flink {}: it probably does not apply.",
-                short(since),
-                v.summary
-            ));
+            return Some(Mismatch::Before {
+                since: short(since),
+            });
         }
     }
     let mut fixes: Vec<Version> = fixed_in.iter().filter_map(|f| Version::parse(f)).collect();
@@ -708,11 +743,10 @@ pub fn rule_mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion)
         1 => list[0].clone(),
         n => format!("{} and {}", list[..n - 1].join(", "), list[n - 1]),
     };
-    Some(format!(
-        "This was fixed in Flink {releases}{}, and this trace shows Flink {}: it probably does not apply.",
-        if fixes.len() > 1 { " (the fix release of each line)" } else { "" },
-        v.summary
-    ))
+    Some(Mismatch::Fixed {
+        releases,
+        several: fixes.len() > 1,
+    })
 }
 
 /// `1.13` for `1.13.0`, the full version otherwise.

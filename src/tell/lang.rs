@@ -10,7 +10,7 @@
 
 mod no_rule;
 
-pub use no_rule::{culprit_sentence, evidence_at, no_rule_sentences};
+pub use no_rule::{culprit_sentence, evidence_at, no_rule_sentences, version_mismatch};
 
 use crate::rules::schema::{Diagram, Explanation, Prose};
 use crate::rules::Rule;
@@ -213,7 +213,7 @@ impl Lang {
             }
             Lang::Zh => {
                 let what = match kind {
-                    "cause" => "cause",
+                    "cause" => " cause 异常",
                     "suppressed" => "被抑制（suppressed）的异常",
                     _ => "异常",
                 };

@@ -346,7 +346,12 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                             })
                             .unwrap_or_default(),
                         versions: text.map(|r| r.versions.to_owned()).unwrap_or_default(),
-                        version_mismatch: f.version_mismatch.clone(),
+                        version_mismatch: match rule {
+                            Some(r) if f.version_mismatch.is_some() => {
+                                crate::lang::version_mismatch(r, &d.flink_version, lang)
+                            }
+                            _ => f.version_mismatch.clone(),
+                        },
                         platform_assumed: f
                             .platform_assumed
                             .as_ref()

@@ -735,7 +735,10 @@ fn trace_view(
                     })
                     .collect(),
                 versions: text.versions.to_owned(),
-                version_mismatch: f.version_mismatch.clone(),
+                version_mismatch: f
+                    .version_mismatch
+                    .as_ref()
+                    .and_then(|_| crate::lang::version_mismatch(rule, &d.flink_version, lang)),
                 platform_assumed: f
                     .platform_assumed
                     .as_ref()

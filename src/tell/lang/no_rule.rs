@@ -163,6 +163,34 @@ pub fn evidence_at(
     format!("{what}：{shown}（第 {} 行）", index.line_of(e.span.start))
 }
 
+/// The note on a finding whose rule probably does not apply to the trace's Flink version
+/// ([`crate::version::rule_mismatch`]) in `lang`; `None` when it may apply.
+pub fn version_mismatch(
+    rule: &crate::rules::Rule,
+    v: &crate::version::FlinkVersion,
+    lang: Lang,
+) -> Option<String> {
+    use crate::version::Mismatch;
+    let m = crate::version::mismatch(rule.def.since.as_deref(), &rule.def.fixed_in, v)?;
+    Some(match (lang, m) {
+        (Lang::En, m) => m.sentence(&v.summary),
+        (Lang::Zh, Mismatch::Before { since }) => format!(
+            "这个问题从 Flink {since} 起才有，而这个堆栈显示的是 Flink {}：它多半不适用。",
+            v.summary
+        ),
+        (Lang::Zh, Mismatch::Fixed { releases, several }) => format!(
+            "这个问题已在 Flink {}{} 中修复，而这个堆栈显示的是 Flink {}：它多半不适用。",
+            releases.replace(" and ", " 和 "),
+            if several {
+                "（各版本线的修复版本）"
+            } else {
+                ""
+            },
+            v.summary
+        ),
+    })
+}
+
 /// A component's name in Chinese: the names the component table builds from a package, a
 /// logger or a connector id are translated, proper names (`Apache Kafka's client`, `Debezium`)
 /// stay as they are.
@@ -371,6 +399,30 @@ mod tests {
         assert!(zh.ends_with("（第 2 行）"), "{zh}");
         assert!(!has_latin_prose(&zh), "{zh}");
         assert_eq!(evidence_at(e, &index, Lang::En), e.describe_at(&index));
+    }
+
+    #[test]
+    fn a_version_mismatch_is_said_in_chinese_for_every_rule_with_bounds() {
+        let mut said = 0;
+        for rule in crate::rules::catalogue() {
+            for v in ["1.0.0", "9.9.0"] {
+                let version = crate::version::FlinkVersion {
+                    exact: Some(v.to_owned()),
+                    min: Some(v.to_owned()),
+                    max: Some(v.to_owned()),
+                    summary: v.to_owned(),
+                    reasons: Vec::new(),
+                };
+                let en = version_mismatch(rule, &version, Lang::En);
+                let zh = version_mismatch(rule, &version, Lang::Zh);
+                assert_eq!(en.is_some(), zh.is_some(), "{}", rule.def.id);
+                if let Some(zh) = zh {
+                    assert!(zh.contains(v) && !has_latin_prose(&zh), "{zh}");
+                    said += 1;
+                }
+            }
+        }
+        assert!(said > 0, "no rule has version bounds to test");
     }
 
     #[test]
