@@ -42,9 +42,9 @@ fn gutter(lines: LineRange, numbered: bool) -> Html {
 
 /// What a title says of its lines to screen readers (`, lines 45 to 56`), when they mean
 /// something.
-fn spoken(lines: LineRange, numbered: bool) -> Html {
+fn spoken(lines: LineRange, numbered: bool, lang: crate::lang::Lang) -> Html {
     if numbered {
-        html! { <span class="sr-only">{ format!(", {}", lines.spoken()) }</span> }
+        html! { <span class="sr-only">{ lang.spoken_lines(lines.first, lines.last) }</span> }
     } else {
         html! {}
     }
@@ -120,7 +120,7 @@ fn exception(e: &ExceptionView, numbered: bool, lang: crate::lang::Lang) -> Html
                 <span class="head">
                     <span class="relation">{ relation }</span>
                     <span class="ex-class">{ breakable(class) }</span>
-                    { spoken(e.header_lines, numbered) }
+                    { spoken(e.header_lines, numbered, lang) }
                     { for e.roles.iter().map(|r| html! { <span class="role header-role">{ super::code_spans(r) }</span> }) }
                     if !preview.is_empty() {
                         <span class="preview">{ preview }</span>
@@ -146,10 +146,10 @@ fn exception(e: &ExceptionView, numbered: bool, lang: crate::lang::Lang) -> Html
                 <pre class="message message-tail">{ &e.message_tail }</pre>
             }
             <ol class="frames">
-                { for e.blocks.iter().map(|b| block(b, numbered)) }
+                { for e.blocks.iter().map(|b| block(b, numbered, lang)) }
             </ol>
             if e.restored > 0 {
-                <p class="restored-note">{ format!("{} restored from \"... {} more\" (shared with the enclosing exception, by Java's rule) {} marked ↻.", crate::wording::plural(e.restored, "frame", "frames"), e.restored, if e.restored == 1 { "is" } else { "are" }) }</p>
+                <p class="restored-note">{ lang.restored_note(e.restored) }</p>
             }
         </details>
     }
@@ -169,9 +169,12 @@ fn breakable(name: &str) -> Html {
     out.into_iter().collect()
 }
 
-fn block(b: &FrameBlock, numbered: bool) -> Html {
+fn block(b: &FrameBlock, numbered: bool, lang: crate::lang::Lang) -> Html {
     match b {
-        FrameBlock::Shown(frames) => frames.iter().map(|f| frame(f, numbered)).collect::<Html>(),
+        FrameBlock::Shown(frames) => frames
+            .iter()
+            .map(|f| frame(f, numbered, lang))
+            .collect::<Html>(),
         FrameBlock::Folded {
             label,
             frames,
@@ -252,18 +255,19 @@ pub fn fold(props: &FoldProps) -> Html {
         })
     };
     let numbered = props.numbered;
+    let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let body = if !*open {
         html! {}
     } else {
         match &props.body {
             FoldBody::Frames(frames) => html! {
-                <ol class="frames">{ for frames.iter().map(|f| frame(f, numbered)) }</ol>
+                <ol class="frames">{ for frames.iter().map(|f| frame(f, numbered, lang)) }</ol>
             },
             FoldBody::Causes(listed, count) => html! {
                 <>
-                    <ol class="causes">{ for listed.iter().map(|c| cause_line(c, numbered)) }</ol>
+                    <ol class="causes">{ for listed.iter().map(|c| cause_line(c, numbered, lang)) }</ol>
                     if *count > listed.len() {
-                        <p class="restored-note">{ format!("… and {} more (see the input).", count - listed.len()) }</p>
+                        <p class="restored-note">{ lang.and_more_in_input(count - listed.len()) }</p>
                     }
                 </>
             },
@@ -274,7 +278,7 @@ pub fn fold(props: &FoldProps) -> Html {
             <summary class={classes!("fold-label", props.group.clone())}>
                 { gutter(props.lines, numbered) }
                 <span class="fold-text">{ &props.label }</span>
-                { spoken(props.lines, numbered) }
+                { spoken(props.lines, numbered, lang) }
             </summary>
             { body }
         </details>
@@ -282,11 +286,11 @@ pub fn fold(props: &FoldProps) -> Html {
 }
 
 /// One throwable left out of a long trace: `wrapped by java.lang.RuntimeException: level 12`.
-fn cause_line(c: &SkippedCause, numbered: bool) -> Html {
+fn cause_line(c: &SkippedCause, numbered: bool, lang: crate::lang::Lang) -> Html {
     html! {
         <li class="cause-line">
             { gutter(LineRange::new(c.line, c.line), numbered) }
-            <span class="relation">{ &c.relation }</span>
+            <span class="relation">{ lang.relation(&c.relation) }</span>
             <code>
                 { &c.class }
                 if !c.message.is_empty() {
@@ -297,7 +301,7 @@ fn cause_line(c: &SkippedCause, numbered: bool) -> Html {
     }
 }
 
-fn frame(f: &FrameView, numbered: bool) -> Html {
+fn frame(f: &FrameView, numbered: bool, lang: crate::lang::Lang) -> Html {
     let highlighted = !f.roles.is_empty();
     html! {
             <li id={f.id.clone()} tabindex="-1" class={classes!("frame", highlighted.then_some("highlighted"), f.restored.then_some("restored"), format!("g-{:?}", f.group).to_lowercase())}
@@ -309,7 +313,7 @@ fn frame(f: &FrameView, numbered: bool) -> Html {
                     <span class="name">{ &f.name }</span>
                     <span class="loc">{ format!("({})", f.location) }</span>
                     if f.restored {
-                        <span class="badge" title="restored from ... N more">{" ↻"}</span>
+                        <span class="badge" title={lang.msgs().restored_badge}>{" ↻"}</span>
                     }
                 </code>
                 { for f.roles.iter().map(|r| html! { <span class="role">{ super::code_spans(r) }</span> }) }

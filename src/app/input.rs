@@ -40,6 +40,49 @@ pub struct Load {
 /// the pathological tests read whole (100 MB of log), beyond which a text area is unusable.
 pub const MAX_FILE_BYTES: f64 = 100e6;
 
+/// A file's bytes as text, and what to tell the person about how it was read. UTF-8 and UTF-16
+/// as the command line reads them ([`crate::decode::bytes_to_text`]); a file that is not UTF-8
+/// (bytes replaced by U+FFFD) is tried as GB18030, the superset of GBK that Chinese Windows
+/// saves (the browser's `TextDecoder`), and kept so when it decodes without an error into runs
+/// of Chinese; otherwise the note says how many characters were replaced and what to do.
+fn decode_file(bytes: &[u8], lang: crate::lang::Lang) -> (String, Option<String>) {
+    let text = crate::decode::bytes_to_text(bytes);
+    let replaced = text.chars().filter(|&c| c == '\u{fffd}').count();
+    if replaced == 0 {
+        return (text, None);
+    }
+    if let Some(gbk) = gb18030(bytes).filter(|t| chinese_runs(t)) {
+        return (gbk, Some(lang.msgs().file_read_as_gbk.to_owned()));
+    }
+    (text, Some(lang.file_not_utf8(replaced)))
+}
+
+/// `bytes` decoded as GB18030, `None` on any invalid sequence.
+fn gb18030(bytes: &[u8]) -> Option<String> {
+    let options = web_sys::TextDecoderOptions::new();
+    options.set_fatal(true);
+    let decoder = web_sys::TextDecoder::new_with_label_and_options("gb18030", &options).ok()?;
+    decoder.decode_with_u8_array(bytes).ok()
+}
+
+/// Whether `text` holds Chinese words, not single stray ideographs (Latin-1's `ü` before a
+/// letter also decodes as GB18030, into one ideograph between Latin letters): most of its
+/// ideographs stand next to another.
+fn chinese_runs(text: &str) -> bool {
+    let cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    let chars: Vec<char> = text.chars().take(200_000).collect();
+    let (mut all, mut paired) = (0usize, 0usize);
+    for (i, &c) in chars.iter().enumerate() {
+        if cjk(c) {
+            all += 1;
+            let before = i > 0 && cjk(chars[i - 1]);
+            let after = chars.get(i + 1).is_some_and(|&n| cjk(n));
+            paired += usize::from(before || after);
+        }
+    }
+    all >= 2 && paired * 4 >= all * 3
+}
+
 /// Whether a file's decoded text is text at all: in its first 64 K characters no NUL (binary
 /// files; UTF-16, with or without a byte-order mark, is decoded before) and at most 20 % replacement characters (bytes that
 /// are not UTF-8: a random binary file has far more; a GBK or Latin-1 log, mostly ASCII, passes
@@ -275,12 +318,13 @@ pub fn input_panel(props: &Props) -> Html {
                 gloo::file::callbacks::read_as_bytes(&gloo::file::Blob::from(file), move |read| {
                     match read {
                         Ok(bytes) => {
-                            let text = crate::decode::bytes_to_text(&bytes);
+                            let (text, note) = decode_file(&bytes, lang);
                             if text.trim().is_empty() {
                                 file_note.set(Some(m.file_empty.to_owned()));
                             } else if !looks_like_text(&text) {
                                 file_note.set(Some(m.file_not_text.to_owned()));
                             } else {
+                                file_note.set(note);
                                 put(&pending, &area, &stash, &borrowed, &cb, &text, true);
                             }
                         }

@@ -552,22 +552,35 @@ fn page() -> Html {
         let load = load.clone();
         let notice = notice.clone();
         let focus = focus.clone();
+        let navigator = navigator.clone();
         let first = use_mut_ref(|| true);
         use_effect_with(route.clone(), move |route| {
             let first_visit = std::mem::replace(&mut *first.borrow_mut(), false);
             let next = load.as_ref().map_or(1, |l| l.n + 1);
+            let mut plain_visit = first_visit;
             if let Route::Shared { payload } = route {
                 let (text, shown) = open_link(payload);
-                if let Some(text) = text {
-                    load.set(Some(input::Load {
-                        n: next,
-                        text: Rc::from(text),
-                        own: false,
-                    }));
+                match text {
+                    Some(text) => {
+                        load.set(Some(input::Load {
+                            n: next,
+                            text: Rc::from(text),
+                            own: false,
+                        }));
+                        plain_visit = false;
+                    }
+                    // Nothing could be read: a visit like any other (the text kept in this
+                    // browser comes back), and the address no longer holds the broken link.
+                    None => {
+                        if let Some(nav) = &navigator {
+                            nav.replace(&Route::Home);
+                        }
+                    }
                 }
                 focus.set(Some(shown.focus.clone()));
                 notice.set(Some(shown));
-            } else if first_visit {
+            }
+            if plain_visit {
                 if let Some(text) = persist::load() {
                     *restored.borrow_mut() = Some(text.clone());
                     load.set(Some(input::Load {
@@ -822,7 +835,24 @@ fn bring_into_view(trace: Option<usize>, finding: Option<&str>) {
             let _ = d.set_attribute("open", "");
         }
         reveal(&el);
+    } else if stacked_layout() {
+        // Nothing chosen, on a phone: the diagnosis is below the input, out of sight; a link
+        // is opened to read it.
+        if let Ok(Some(first)) = doc.query_selector("article.trace") {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Start);
+            first.scroll_into_view_with_scroll_into_view_options(&options);
+        }
     }
+}
+
+/// Whether the input and the result are stacked (narrow screens: `style/main.css` stacks them
+/// below 900 px), so the result starts below the input.
+fn stacked_layout() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < 900.0)
 }
 
 /// Whether the person has a text of their own that a link's text will put behind "Restore

@@ -226,6 +226,89 @@ fn jar_version() -> &'static Regex {
     })
 }
 
+/// Whether `jar` (`flink-dist_2.11-1.13.2.jar:1.13.2`) is one of Flink's own artifacts, whose
+/// version is Flink's: `flink-dist`, the table, runtime, RPC, client, file-system, format and
+/// state-backend modules, and the connectors that were released with Flink (`flink-connector-
+/// kafka_2.11-1.11.1`, `flink-connector-base-1.17.2`). Not connectors released on their own
+/// (`flink-connector-mysql-cdc-1.4.0`, `flink-doris-connector-1.14_2.12-1.1.1`: their own
+/// version; an externalized `flink-sql-connector-kafka-3.4.0-1.20` has no three-part version
+/// before `.jar` and is not read either) nor `flink-shaded-*` (the shaded library's). Seen in tests/corpus (a tester read Doris's 1.1.1 as Flink's, 2026-12-02).
+fn flinks_own_jar(jar: &str) -> bool {
+    const OWN: &[&str] = &[
+        "dist",
+        "table",
+        "runtime",
+        "streaming-",
+        "clients",
+        "rpc-",
+        "python",
+        "sql-client",
+        "sql-gateway",
+        "sql-jdbc-driver",
+        "statebackend-",
+        "state-",
+        "changelog",
+        "dstl",
+        "queryable",
+        "metrics-",
+        "cep",
+        "gelly",
+        "core",
+        "java",
+        "scala",
+        "optimizer",
+        "yarn",
+        "kubernetes",
+        "s3-fs-",
+        "azure-fs-",
+        "gs-fs-",
+        "oss-fs-",
+        "hadoop-fs",
+        "csv",
+        "json",
+        "avro",
+        "parquet",
+        "orc",
+        "connector-base",
+        "connector-files",
+        "connector-kafka",
+        "connector-jdbc",
+        "connector-hive",
+        "connector-hbase",
+        "connector-elasticsearch",
+        "connector-kinesis",
+        "connector-cassandra",
+        "connector-rabbitmq",
+        "connector-filesystem",
+        "sql-connector-kafka",
+        "sql-connector-hive",
+        "sql-connector-hbase",
+        "sql-connector-elasticsearch",
+        "sql-connector-kinesis",
+    ];
+    let Some(name) = jar.strip_prefix("flink-") else {
+        return false;
+    };
+    if name.contains("cdc") || name.starts_with("shaded") {
+        return false;
+    }
+    // The module's name ends where its Scala suffix or version starts.
+    let module_end = name
+        .char_indices()
+        .find(|&(i, c)| {
+            c == '_' || (c == '-' && name[i + 1..].starts_with(|d: char| d.is_ascii_digit()))
+        })
+        .map_or(name.len(), |(i, _)| i);
+    let module = &name[..module_end];
+    OWN.iter().any(|o| {
+        if let Some(prefix) = o.strip_suffix('-') {
+            module == prefix || module.starts_with(o)
+        } else {
+            module == *o || module.starts_with(&format!("{o}-"))
+        }
+    })
+}
+
 /// What one printed frame's line says: the releases that can print it.
 struct LineEvidence {
     /// `Task.run at Task.java:566`.
@@ -438,6 +521,9 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     // Exact: a Flink jar's version in a log4j2 extended frame.
     let exact = frames().find_map(|f| {
         let jar = f.jar.as_deref()?;
+        if !flinks_own_jar(jar) {
+            return None;
+        }
         let c = jar_version().captures(jar)?;
         let v = c.get(1).or(c.get(2))?.as_str().to_owned();
         Some((v, jar.split(':').next().unwrap_or(jar).to_owned()))
@@ -1025,6 +1111,34 @@ mod tests {
             .reasons
             .iter()
             .any(|r| r.contains("the text is dated 2021-08-18")));
+    }
+
+    #[test]
+    fn only_flink_s_own_jars_give_flink_s_version() {
+        for own in [
+            "flink-dist_2.11-1.13.2.jar:1.13.2",
+            "flink-dist-1.17.2.jar:1.17.2",
+            "flink-rpc-akka_a1b2.jar:1.14.0",
+            "flink-connector-kafka_2.11-1.11.1.jar",
+            "flink-connector-kafka-base_2.11-1.11.1.jar",
+            "flink-connector-base-1.17.2.jar:1.17.2",
+            "flink-table-api-java-uber-1.16.1.jar:1.16.1",
+            "flink-s3-fs-presto-1.15.2.jar:1.15.2",
+            "flink-sql-jdbc-driver-bundle-1.20.2-mac.jar:1.20.2",
+        ] {
+            assert!(flinks_own_jar(own), "{own}");
+        }
+        // tests/corpus: a Doris connector's and Ververica CDC's own versions, a shaded library's.
+        for other in [
+            "flink-doris-connector-1.14_2.12-1.1.1.jar:1.1.1",
+            "flink-connector-mysql-cdc-1.4.0.jar:1.4.0",
+            "flink-sql-connector-mysql-cdc-2.2.1.jar:2.2.1",
+            "flink-shaded-zookeeper-3.4.14.jar:3.4.14-11.0",
+        ] {
+            assert!(!flinks_own_jar(other), "{other}");
+        }
+        let t = crate::parse::parse("java.lang.RuntimeException: x\n\tat org.apache.doris.flink.sink.writer.DorisStreamLoad.load(DorisStreamLoad.java:1) ~[flink-doris-connector-1.14_2.12-1.1.1.jar:1.1.1]\n").traces.remove(0);
+        assert_eq!(infer(&t, None).exact, None);
     }
 
     #[test]

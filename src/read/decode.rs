@@ -320,6 +320,7 @@ pub fn documents(input: &str) -> Vec<Document> {
         return docs
             .into_iter()
             .map(html_unescape)
+            .map(strip_zero_width)
             .map(strip_line_timestamps)
             .map(repair_lines)
             .collect();
@@ -328,7 +329,7 @@ pub fn documents(input: &str) -> Vec<Document> {
     // lines around them are kept).
     if trimmed.starts_with('{') || input.contains("\n{") {
         if let Some(doc) = json_lines_log(&plain) {
-            return vec![repair_lines(html_unescape(doc))];
+            return vec![repair_lines(strip_zero_width(html_unescape(doc)))];
         }
     }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
@@ -353,9 +354,47 @@ pub fn documents(input: &str) -> Vec<Document> {
     }
     docs.into_iter()
         .map(html_unescape)
+        .map(strip_zero_width)
         .map(strip_line_timestamps)
         .map(repair_lines)
         .collect()
+}
+
+/// Characters that print as nothing: zero-width space, non-joiner and joiner, word joiner and a
+/// byte-order mark inside the text. Web pages and chat tools put them inside long words
+/// (`Concurrent\u{200b}ModificationException`), where they would split a class name; they
+/// are dropped from what the parser reads (spans still point at the input).
+fn is_zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+    )
+}
+
+fn strip_zero_width(doc: Document) -> Document {
+    let t = &doc.text;
+    // Their UTF-8 starts with E2 80 8B–8D, E2 81 A0 or EF BB BF: one scan for the lead bytes.
+    let bytes = t.as_bytes();
+    let has = memchr::memchr2_iter(0xE2, 0xEF, bytes).any(|i| {
+        matches!(
+            bytes.get(i..i + 3),
+            Some([0xE2, 0x80, 0x8B..=0x8D] | [0xE2, 0x81, 0xA0] | [0xEF, 0xBB, 0xBF])
+        )
+    });
+    if !has {
+        return doc;
+    }
+    let container = doc.container;
+    let html = doc.html_unescaped;
+    let mut b = Builder::new(&doc, t.len());
+    let mut run = 0;
+    for (i, c) in t.char_indices() {
+        if is_zero_width(c) {
+            b.splice(&mut run, i, i + c.len_utf8(), "");
+        }
+    }
+    b.copy(run, t.len());
+    b.finish(container, html)
 }
 
 /// Length of a container-log prefix at the start of `line`: an RFC 3339 timestamp
@@ -983,6 +1022,24 @@ fn memchr_byte(needle: u8, haystack: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_width_characters_inside_a_class_name_are_not_read() {
+        // A tester's paste (2026-12-02): a zero-width space inside the class, as web pages and
+        // chat tools insert them; the class was read as `java.util.Concurrent`.
+        let input = "Caused by: java.util.Concurrent\u{200b}ModificationException\n\tat java.util.HashMap$HashIterator.nextNode(HashMap.java:1445)\n";
+        let d = crate::diagnose(input);
+        let t = &d.traces[0].trace;
+        assert_eq!(
+            t.throwables[0].class,
+            "java.util.ConcurrentModificationException"
+        );
+        // The span still points at the input, zero-width space included.
+        assert_eq!(
+            &input[t.throwables[0].class_span.range()],
+            "java.util.Concurrent\u{200b}ModificationException"
+        );
+    }
 
     fn slice<'a>(input: &'a str, doc: &Document, needle: &str) -> &'a str {
         let at = doc.text.find(needle).expect("needle in decoded text");

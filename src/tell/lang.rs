@@ -109,10 +109,10 @@ impl Lang {
             }
             Lang::Zh => {
                 let what = match group {
-                    Some(FrameGroup::Jdk) => "JDK ",
-                    Some(FrameGroup::Flink) => "Flink 运行时",
+                    Some(FrameGroup::Jdk) => " JDK ",
+                    Some(FrameGroup::Flink) => " Flink 运行时",
                     Some(FrameGroup::Serialization) => "序列化库",
-                    Some(FrameGroup::Scala) => "Scala / Akka ",
+                    Some(FrameGroup::Scala) => " Scala / Akka ",
                     Some(FrameGroup::Library) => "库",
                     Some(FrameGroup::User) => "用户代码",
                     None => "",
@@ -183,6 +183,51 @@ impl Lang {
             ),
             K::MoreThanEnclosing { n, has, restored } => format!(
                 "\"... {n} more\"，但外层异常只有 {has} 个帧（还原了 {restored} 个）"
+            ),
+        }
+    }
+
+    /// What a title says of its lines to screen readers: `, line 42`, `, lines 46 to 48`.
+    pub fn spoken_lines(self, first: usize, last: usize) -> String {
+        match (self, first == last) {
+            (Lang::En, true) => format!(", line {first}"),
+            (Lang::En, false) => format!(", lines {first} to {last}"),
+            (Lang::Zh, true) => format!("，第 {first} 行"),
+            (Lang::Zh, false) => format!("，第 {first} 到 {last} 行"),
+        }
+    }
+
+    /// Under a throwable whose frames were restored from `... n more`.
+    pub fn restored_note(self, n: usize) -> String {
+        match self {
+            Lang::En => format!(
+                "{} restored from \"... {n} more\" (shared with the enclosing exception, by Java's rule) {} marked ↻.",
+                crate::wording::plural(n, "frame", "frames"),
+                if n == 1 { "is" } else { "are" }
+            ),
+            Lang::Zh => format!(
+                "从 \"... {n} more\" 还原的 {n} 个帧（按 Java 的规则与外层异常共有）标记为 ↻。"
+            ),
+        }
+    }
+
+    /// Under a list of throwables left out, when more are left out than listed.
+    pub fn and_more_in_input(self, n: usize) -> String {
+        match self {
+            Lang::En => format!("… and {n} more (see the input)."),
+            Lang::Zh => format!("… 还有 {n} 个（见输入）。"),
+        }
+    }
+
+    /// A file that is not UTF-8 (nor GBK), read with `n` characters replaced.
+    pub fn file_not_utf8(self, n: usize) -> String {
+        match self {
+            Lang::En => format!(
+                "This file is not UTF-8: {} could not be read and show as �. If it is in another encoding (Latin-1, GBK), save it as UTF-8 and open it again.",
+                crate::wording::plural(n, "character", "characters")
+            ),
+            Lang::Zh => format!(
+                "这个文件不是 UTF-8 编码：有 {n} 个字符无法读取，显示为 �。如果它是其他编码（GBK、Latin-1），请另存为 UTF-8 后再打开。"
             ),
         }
     }
@@ -776,6 +821,10 @@ macro_rules! messages {
 }
 
 messages! {
+    /// A file read as GB18030 (GBK) because it is not UTF-8.
+    file_read_as_gbk: "This file is not UTF-8; it was read as GB18030 (GBK), the encoding Chinese Windows saves.", "这个文件不是 UTF-8 编码，已按 GB18030（GBK）读取。";
+    /// Tooltip of a frame restored from `... N more`.
+    restored_badge: "restored from ... N more", "从 ... N more 还原";
     /// Stands in for the class of frames printed without an exception line.
     no_header_frames: "(frames without an exception line)", "（没有异常行的堆栈帧）";
     /// Stands in for the class of a message printed without one.

@@ -550,6 +550,22 @@ await test('open a file: "Open a file…" reads a log from disk into the input a
   await eventually(async () => (await page.locator('#trace-input').inputValue()) === text, 10_000);
   check((await page.locator('#trace-input').inputValue()) === text, 'a UTF-16LE file without a byte-order mark is read as its text');
   fs.unlinkSync(wide);
+  // A Chinese mail saved as GBK (Chinese Windows): read as GB18030, and the note says so.
+  const gbk = path.join(OUT, 'gbk.log');
+  fs.writeFileSync(gbk, Buffer.from('b4f3bcd2bac3a3acced2c3c7b5c4d7f7d2b5b1a8b4edc8e7cfc2a3ba0a6a6176612e6c616e672e496c6c6567616c5374617465457863657074696f6e3a20d7b4ccacb2bbb6d40a09617420636f6d2e61636d652e4a6f622e72756ea3a84a6f622e6a617661a3ba3132a3a90a', 'hex'));
+  await page.locator('#open-file-input').setInputFiles(gbk);
+  await eventually(async () => (await page.locator('#trace-input').inputValue()).includes('大家好'), 10_000);
+  check((await page.locator('#trace-input').inputValue()).startsWith('大家好，我们的作业报错如下：'), 'a GBK file is read as its Chinese text');
+  check(/GB18030/.test(await page.locator('#file-note').textContent().catch(() => '')), 'the note says the file was read as GB18030');
+  fs.unlinkSync(gbk);
+  // Latin-1 is not guessed: read as UTF-8 with the bytes replaced, and the note says what to do.
+  const latin = path.join(OUT, 'latin1.log');
+  fs.writeFileSync(latin, Buffer.from('556e67fc6c746967652045696e676162650a', 'hex'));
+  await page.locator('#open-file-input').setInputFiles(latin);
+  await eventually(async () => (await page.locator('#trace-input').inputValue()).startsWith('Ung'), 10_000);
+  check((await page.locator('#trace-input').inputValue()) === 'Ung\ufffdltige Eingabe\n', 'a Latin-1 file keeps its readable text');
+  check(/not UTF-8/.test(await page.locator('#file-note').textContent().catch(() => '')), 'the note says the file is not UTF-8');
+  fs.unlinkSync(latin);
 });
 
 await test('first screen: a facts strip (checkpoint, chain, subtask, version) above the findings, and a Share / Reply button that opens the Share panel', async (check) => {

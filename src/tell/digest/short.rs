@@ -276,10 +276,30 @@ fn fit_header(text: &str, width: usize) -> (String, Option<String>) {
     match cut {
         Some(i) => (
             short[..i].to_owned(),
-            Some(clip(&format!("    {}", short[i + 1..].trim_start()), width)),
+            Some(clip_middle(
+                &format!("    {}", short[i + 1..].trim_start()),
+                width,
+            )),
         ),
         None => (clip(&short, width), None),
     }
+}
+
+/// `s` within `width` columns: cut in the middle when it ends with a task's subtask
+/// (`… (18/60)#0.`: which subtask failed), else at its end; `…` where the cut is.
+fn clip_middle(s: &str, width: usize) -> String {
+    const TAIL: usize = 14;
+    let subtask = s
+        .trim_end_matches('.')
+        .rsplit_once(" (")
+        .is_some_and(|(_, t)| t.contains('/') && t.starts_with(|c: char| c.is_ascii_digit()));
+    if !subtask || super::display_width(s) <= width || width <= TAIL + 8 {
+        return clip(s, width);
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let tail: String = chars[chars.len().saturating_sub(TAIL)..].iter().collect();
+    let head = clip(s, width - super::display_width(&tail));
+    format!("{head}{tail}")
 }
 
 /// Fully qualified class names in `text` with their packages cut to first letters:
@@ -741,6 +761,16 @@ mod tests {
             abbreviate_classes("set flink.version to 1.17.2, see e.g. org.Foo"),
             "set flink.version to 1.17.2, see e.g. org.Foo"
         );
+    }
+
+    #[test]
+    fn a_header_s_second_line_keeps_the_subtask_at_its_end() {
+        // The seed (tests/cases/seed.txt): the subtask and attempt end the header.
+        let h = "java.io.IOException: Could not perform checkpoint 575 for operator ual_transform_UserLogBlackUidJudger -> ual_transform_IpLabel (18/60)#0.";
+        let (_, rest) = fit_header(h, 68);
+        let rest = rest.expect("a second line");
+        assert!(rest.ends_with("(18/60)#0."), "{rest}");
+        assert!(rest.contains('…') && display_width(&rest) <= 68, "{rest}");
     }
 
     #[test]
