@@ -450,14 +450,15 @@ fn the_chinese_short_reply_fits_a_mail_by_display_width() {
         // Words are not broken in the long reply (a long code span may overrun, as in English);
         // a line with Chinese in it is wrapped by display width.
         let chinese = |l: &&str| digest::display_width(l) > l.chars().count();
-        // A code span longer than a line may overrun with the punctuation around it.
+        // A word of code longer than a line (a run of narrow characters, unbreakable) may
+        // overrun with the indentation and the punctuation around it.
         let code = |l: &str| {
-            l.split('`')
-                .skip(1)
-                .step_by(2)
-                .map(digest::display_width)
-                .max()
-                .unwrap_or(0)
+            l.split(|c: char| {
+                c.is_whitespace() || digest::display_width(c.encode_utf8(&mut [0; 4])) > 1
+            })
+            .map(digest::display_width)
+            .max()
+            .unwrap_or(0)
         };
         for line in long.lines().filter(chinese) {
             assert!(

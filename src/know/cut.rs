@@ -125,8 +125,12 @@ impl Cut {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        // The first 60 characters, back to the last word's end when that keeps most of them.
         let mut start: String = message.chars().take(60).collect();
         if start.len() < message.len() {
+            if let Some(i) = start.rfind(' ').filter(|&i| i >= 30) {
+                start.truncate(i);
+            }
             start.push('…');
         }
         (simple.to_owned(), start)

@@ -368,8 +368,12 @@ fn wrap_wide(out: &mut String, text: &str, first: &str, rest: &str, break_words:
     if at < text.len() {
         pieces.push(&text[at..]);
     }
-    let no_start =
-        |p: &str| p.starts_with(|c: char| "，。、；：！？）」』》〉】”’,.;:!?)".contains(c));
+    // Wide closing punctuation never starts a line; ASCII punctuation only when it stands alone
+    // (`.setStartingOffsets(…)` after `：` is a word of code that may).
+    let no_start = |p: &str| {
+        p.starts_with(|c: char| "，。、；：！？）」』》〉】”’".contains(c))
+            || (p.len() == 1 && ",.;:!?)".contains(p))
+    };
     let no_end = |p: &str| p.ends_with(|c: char| "（「『《〈【“‘(".contains(c));
     let mut line = String::from(first);
     let mut width = display_width(first);
