@@ -5,32 +5,20 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use trace_doctor::span::Span;
 use trace_doctor::{decode, parse};
 
-fn check(input: &str, span: Span, what: &str) {
-    assert!(
-        input.get(span.range()).is_some(),
-        "{what} span {span:?} does not slice the input ({} bytes)",
-        input.len()
-    );
-}
+#[path = "spans.rs"]
+mod spans;
+use spans::check_trace;
 
 fuzz_target!(|data: &[u8]| {
     let input = decode::bytes_to_text(data);
     let input = input.as_str();
     let parsed = parse::parse(input);
     for t in &parsed.traces {
-        check(input, t.span, "trace");
-        for th in &t.throwables {
-            check(input, th.header_span, "throwable header");
-            check(input, th.class_span, "throwable class");
-            for f in &th.frames {
-                check(input, f.span, "frame");
-            }
-        }
+        check_trace(input, t);
     }
     for p in &parsed.problems {
-        check(input, p.span, "problem");
+        spans::check(input, p.span, "problem");
     }
 });

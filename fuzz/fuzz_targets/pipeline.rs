@@ -6,35 +6,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use trace_doctor::model::Trace;
-use trace_doctor::span::Span;
 use trace_doctor::lang::Lang;
 use trace_doctor::{decode, diagnose, digest, parse, report, view};
 
-fn check_trace(input: &str, t: &Trace) {
-    check(input, t.span, "trace");
-    if let Some(thread) = &t.thread {
-        check(input, thread.header_span, "thread header");
-    }
-    for th in &t.throwables {
-        check(input, th.header_span, "throwable header");
-        check(input, th.class_span, "throwable class");
-        if let Some((_, s)) = th.omitted {
-            check(input, s, "... N more");
-        }
-        for f in &th.frames {
-            check(input, f.span, "frame");
-        }
-    }
-}
-
-fn check(input: &str, span: Span, what: &str) {
-    assert!(
-        input.get(span.range()).is_some(),
-        "{what} span {span:?} does not slice the input ({} bytes)",
-        input.len()
-    );
-}
+#[path = "spans.rs"]
+mod spans;
+use spans::{check, check_trace};
 
 fuzz_target!(|data: &[u8]| {
     let input = decode::bytes_to_text(data);

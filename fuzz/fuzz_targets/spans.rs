@@ -1,0 +1,32 @@
+//! What every parsing target checks: a span slices the input on char boundaries.
+
+use trace_doctor::model::Trace;
+use trace_doctor::span::Span;
+
+/// Panics, naming `what`, when `span` does not slice `input`.
+pub fn check(input: &str, span: Span, what: &str) {
+    assert!(
+        input.get(span.range()).is_some(),
+        "{what} span {span:?} does not slice the input ({} bytes)",
+        input.len()
+    );
+}
+
+/// Every span of a parsed trace: the trace, its thread header, each throwable's header, class,
+/// `... N more` and frames.
+pub fn check_trace(input: &str, t: &Trace) {
+    check(input, t.span, "trace");
+    if let Some(thread) = &t.thread {
+        check(input, thread.header_span, "thread header");
+    }
+    for th in &t.throwables {
+        check(input, th.header_span, "throwable header");
+        check(input, th.class_span, "throwable class");
+        if let Some((_, s)) = th.omitted {
+            check(input, s, "... N more");
+        }
+        for f in &th.frames {
+            check(input, f.span, "frame");
+        }
+    }
+}
