@@ -24,6 +24,10 @@ pub struct Props {
     /// Whether the text was kept in this browser for the next visit (`None`: not yet saved).
     #[prop_or_default]
     pub kept: Option<Kept>,
+    /// Called when "Try the example" is pressed (the page brings its diagnosis into view on a
+    /// phone).
+    #[prop_or_default]
+    pub on_example: Callback<()>,
 }
 
 /// A text for the input to show: from a share link, a rule's example (`own: false`), or the
@@ -392,7 +396,14 @@ pub fn input_panel(props: &Props) -> Html {
                     placeholder={m.input_placeholder} />
             </div>
             <div class="actions">
-                <button id="try-example" type="button" class="primary" onclick={replace_with(crate::FLAGSHIP_EXAMPLE)}>{ m.try_example }</button>
+                <button id="try-example" type="button" class="primary" onclick={{
+                    let load_example = replace_with(crate::FLAGSHIP_EXAMPLE);
+                    let on_example = props.on_example.clone();
+                    Callback::from(move |e: MouseEvent| {
+                        on_example.emit(());
+                        load_example.emit(e);
+                    })
+                }}>{ m.try_example }</button>
                 <button id="clear" type="button" disabled={!props.has_text} onclick={replace_with("")}>{ m.clear }</button>
                 if stash.is_some() {
                     <button id="restore" type="button" onclick={restore} title={m.restore_title}>{ m.restore }</button>

@@ -735,7 +735,12 @@ fn page() -> Html {
             </main>
         }
         <main id="diagnoser" class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
-            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} />
+            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} on_example={{
+                // Once diagnosed, the example's finding is brought into view (on a phone it is
+                // below the input).
+                let focus = focus.clone();
+                Callback::from(move |()| focus.set(Some((None, None, crate::share::link::ViewOptions::default()))))
+            }} />
             <section class="result" aria-label={m.result_label}>
                 if let Some(n) = &*notice {
                     <div id="link-notice" class={classes!("link-notice", n.error.then_some("error"))} role={if n.error { "alert" } else { "status" }}>
