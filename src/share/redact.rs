@@ -778,12 +778,18 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         "servers",
         "address",
     ];
-    let any = hay.bytes().any(|b| b == b':' || b == b'=') && contains_any_ci(hay, WORDS);
-    for c in re.captures_iter(if any { hay } else { "" }) {
+    // A match stays within a line (no class of the pattern holds a line break): only the lines
+    // with a separator and one of the words.
+    let lines = runs(
+        hay,
+        |b| b != b'\n',
+        |l| l.bytes().any(|b| b == b':' || b == b'=') && contains_any_ci(l, WORDS),
+    );
+    for (at, c) in lines.flat_map(|(at, line)| re.captures_iter(line).map(move |c| (at, c))) {
         let (Some(all), Some(key), Some(sep)) = (c.get(0), c.get(1), c.get(3)) else {
             continue;
         };
-        let start = off + all.start();
+        let start = off + at + all.start();
         let before = byte_before(text, start);
         if is_word(before) || matches!(before, Some(b'.' | b'-')) {
             continue;
@@ -812,7 +818,7 @@ fn key_values(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         let quote = open
             .and_then(|o| o.chars().last())
             .filter(|&q| q == '"' || q == '\'');
-        let v_start = off + all.end();
+        let v_start = off + at + all.end();
         let rest = window(text, v_start, 256);
         match class {
             KeyClass::Secret | KeyClass::User => {
@@ -1382,10 +1388,13 @@ fn pods(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 fn ips(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static V4: OnceLock<Regex> = OnceLock::new();
     let v4 = compiled(&V4, r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})");
-    let any = has_digit_dot_digit(hay);
-    for c in v4.captures_iter(if any { hay } else { "" }) {
+    let dotted = |b: u8| b.is_ascii_digit() || b == b'.';
+    let quads = runs(hay, dotted, |r| {
+        r.bytes().filter(|&b| b == b'.').nth(2).is_some()
+    });
+    for (at, c) in quads.flat_map(|(at, run)| v4.captures_iter(run).map(move |c| (at, c))) {
         let Some(all) = c.get(0) else { continue };
-        let (s, e) = (off + all.start(), off + all.end());
+        let (s, e) = (off + at + all.start(), off + at + all.end());
         // Not part of a version (`jackson-2.12.7.1.jar`, `1.2.3.4.5`) or a name.
         if is_word(byte_before(text, s)) || matches!(byte_before(text, s), Some(b'.' | b'-')) {
             continue;
@@ -1405,10 +1414,15 @@ fn ips(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     }
     static V6: OnceLock<Regex> = OnceLock::new();
     let v6 = compiled(&V6, r"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}");
-    let any = hay.bytes().filter(|&b| b == b':').nth(1).is_some();
-    for m in v6.find_iter(if any { hay } else { "" }) {
-        let (s, e) = (off + m.start(), off + m.end());
-        let a = m.as_str();
+    let hex_colon = |b: u8| b.is_ascii_hexdigit() || b == b':';
+    let groups = runs(hay, hex_colon, |r| {
+        r.bytes().filter(|&b| b == b':').nth(1).is_some()
+    });
+    for (ms, me, a) in groups.flat_map(|(at, run)| {
+        v6.find_iter(run)
+            .map(move |m| (at + m.start(), at + m.end(), m.as_str()))
+    }) {
+        let (s, e) = (off + ms, off + me);
         if is_word(byte_before(text, s)) || matches!(byte_before(text, s), Some(b'.' | b':')) {
             continue;
         }
@@ -1613,15 +1627,57 @@ fn is_host_name(host: &str, in_url: bool) -> bool {
         .all(|l| !l.is_empty() && !l.starts_with('-') && !l.ends_with('-'))
 }
 
+/// The maximal runs of bytes that `class` accepts in `hay`, with their offsets, that `keep`
+/// accepts. A regex made only of characters of `class` matches inside such runs alone, so running
+/// it on each kept run finds exactly what running it over `hay` finds, without making the
+/// regex engine (`regex-lite`: no literal prefilter) walk the text in between.
+fn runs<'a>(
+    hay: &'a str,
+    class: impl Fn(u8) -> bool + 'a,
+    keep: impl Fn(&str) -> bool + 'a,
+) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+    let bytes = hay.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            while i < bytes.len() && !class(bytes[i]) {
+                i += 1;
+            }
+            let start = i;
+            while i < bytes.len() && class(bytes[i]) {
+                i += 1;
+            }
+            // ASCII classes only: the run's ends are char boundaries.
+            if let Some(run) = hay.get(start..i).filter(|r| !r.is_empty() && keep(r)) {
+                return Some((start, run));
+            }
+        }
+        None
+    })
+}
+
 fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = compiled(
         &RE,
         &format!(r"[a-z0-9][a-z0-9_\-]*(?:\.[a-z0-9_\-]+)*\.(?:{TLDS})"),
     );
-    let any = hay.contains('.');
-    for m in re.find_iter(if any { hay } else { "" }) {
-        let (s, e) = (off + m.start(), off + m.end());
+    let host_byte =
+        |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-' | b'.');
+    // A name the checks below keep ends with a top-level domain followed by nothing of the
+    // run but a last `.` (what follows may be neither a word character, `-`, nor `.` and a word
+    // character): only runs where some label after a dot is one.
+    let has_tld_label = |r: &str| {
+        r.split('.')
+            .skip(1)
+            .any(|label| TLDS.split('|').any(|t| t == label))
+    };
+    let matches = runs(hay, host_byte, has_tld_label).flat_map(|(at, run)| {
+        re.find_iter(run)
+            .map(move |m| (at + m.start(), at + m.end(), m.as_str()))
+    });
+    for (ms, me, h) in matches {
+        let (s, e) = (off + ms, off + me);
         let before = byte_before(text, s);
         if is_word(before) || matches!(before, Some(b'.' | b'-')) {
             continue;
@@ -1633,7 +1689,6 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
         {
             continue;
         }
-        let h = m.as_str();
         let first = h.split('.').next().unwrap_or_default();
         if h.contains('_') || java_root(first) || !is_host_name(h, false) {
             continue;
@@ -1692,6 +1747,26 @@ fn hosts(text: &str, hay: &str, off: usize, out: &mut Vec<Candidate>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_are_the_maximal_stretches_of_a_class_that_are_kept() {
+        let hay = "at a.b.C(x.com:9) host-1.example.com é 10.1.2.3";
+        let host = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-');
+        let got: Vec<(usize, &str)> = runs(hay, host, |r| r.contains('.')).collect();
+        assert_eq!(
+            got,
+            [
+                (3, "a.b."),
+                (9, "x.com"),
+                (18, "host-1.example.com"),
+                (40, "10.1.2.3")
+            ]
+        );
+        for (at, run) in got {
+            assert_eq!(&hay[at..at + run.len()], run);
+        }
+        assert_eq!(runs("", host, |_| true).count(), 0);
+    }
 
     #[test]
     fn secrets_in_prose_camel_case_keys_and_azure_keys_are_hidden() {
