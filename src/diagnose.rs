@@ -345,7 +345,7 @@ fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
 fn mark_version_mismatches(d: &mut TraceDiagnosis) {
     for f in &mut d.findings {
         if let Some(rule) = rules::by_id(&f.rule) {
-            f.version_mismatch = version::rule_mismatch(
+            f.version_mismatch = version::mismatch(
                 rule.def.since.as_deref(),
                 &rule.def.fixed_in,
                 &d.flink_version,

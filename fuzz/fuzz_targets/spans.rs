@@ -1,6 +1,7 @@
 //! What every parsing target checks: a span slices the input on char boundaries.
 
 use trace_doctor::model::Trace;
+use trace_doctor::parse::Parsed;
 use trace_doctor::span::Span;
 
 /// Panics, naming `what`, when `span` does not slice `input`.
@@ -28,5 +29,18 @@ pub fn check_trace(input: &str, t: &Trace) {
         for f in &th.frames {
             check(input, f.span, "frame");
         }
+    }
+}
+
+/// Every span of a parse: its traces, problems and deadlocks.
+pub fn check_parsed(input: &str, parsed: &Parsed) {
+    for t in &parsed.traces {
+        check_trace(input, t);
+    }
+    for p in &parsed.problems {
+        check(input, p.span, "problem");
+    }
+    for &s in &parsed.deadlocks {
+        check(input, s, "deadlock");
     }
 }

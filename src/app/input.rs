@@ -291,7 +291,8 @@ pub fn input_panel(props: &Props) -> Html {
         })
     };
     // A file opened with "Open a file…" or dropped on the panel: read as bytes and decoded as the
-    // CLI decodes a file (BOM, UTF-16, lossy UTF-8), then put in the text area as if pasted.
+    // CLI decodes a file (BOM, UTF-16, lossy UTF-8; GBK tried first when it is not UTF-8:
+    // `decode_file`), then put in the text area as if pasted.
     let file_note = use_state(|| None::<String>);
     let reading = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let open_file = {

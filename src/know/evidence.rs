@@ -74,7 +74,12 @@ impl Evidence {
             EvidenceKind::TaskThread => "a thread named as Flink names a task's",
             EvidenceKind::KubernetesResource => "a Kubernetes resource named after Flink",
         };
-        format!("{what}: `{}`", clip(&self.text))
+        format!("{what}: {}", self.quoted())
+    }
+
+    /// What it is, as printed and clipped, in a code span: `` `taskmanager.memory.size` ``.
+    pub fn quoted(&self) -> String {
+        format!("`{}`", clip(&self.text))
     }
 
     /// [`Evidence::describe`] with the 1-based input line: "a Flink log line: `…` (line 12)".

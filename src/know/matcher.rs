@@ -39,9 +39,10 @@ pub struct Finding {
     /// `{frame}` replaced by the frame.
     pub notes: Vec<Note>,
     /// Set when the rule's `since` / `fixed_in` (see `RuleDef`) exclude the Flink version the
-    /// trace reveals: one sentence saying so (`Fixed in Flink 1.13 (…); this trace shows
-    /// 1.13.2.`). `None` when the version fits or is unknown. Filled by `diagnose`.
-    pub version_mismatch: Option<String>,
+    /// trace reveals: why (`crate::version::mismatch`), worded in the page's language by
+    /// `crate::lang::version_mismatch`. `None` when the version fits or is unknown. Filled by
+    /// `diagnose`.
+    pub version_mismatch: Option<crate::version::Mismatch>,
     /// Set when the rule is Flink's and nothing in the text shows whose the trace is (no Flink
     /// evidence, no mark of other JVM software): one sentence saying the finding assumes a
     /// Flink job. `None` when the text shows Flink, or the rule is not Flink's. Filled by

@@ -745,20 +745,15 @@ fn frame_list(whats: &[String]) -> String {
     s
 }
 
-/// Whether a rule that applies from Flink `since` (first version with the failure) and until
-/// `fixed_in` can apply to the version `v` a trace reveals. `fixed_in` lists the first fixed
-/// release of each minor line the fix reached (`["1.14.6", "1.15.1"]`): a version is fixed when
-/// it is at or after the entry of its own line, or when its line is newer than every listed line
-/// (those had the fix from their `.0`). Returns a sentence saying why the rule probably does not
-/// apply when the whole inferred range lies outside; `None` when it may apply, when the version
-/// is unknown, or when the rule gives no bounds. Unparsable bounds are ignored (`build.rs`
-/// rejects them in rule files).
+/// [`mismatch`] as the English sentence ([`Mismatch::sentence`]), for the tests.
+#[cfg(test)]
 pub fn rule_mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion) -> Option<String> {
     mismatch(since, fixed_in, v).map(|m| m.sentence(&v.summary))
 }
 
-/// Why a rule probably does not apply to a trace's Flink version ([`rule_mismatch`]'s reason).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a rule probably does not apply to a trace's Flink version ([`mismatch`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Mismatch {
     /// The failure is known from Flink `since` on (`1.15`), after the trace's version.
     Before {
@@ -767,10 +762,9 @@ pub enum Mismatch {
     },
     /// The fix reached every release the trace may be.
     Fixed {
-        /// The fix releases, short and joined (`1.14.6 and 1.15.1`).
-        releases: String,
-        /// More than one minor line had its own fix release.
-        several: bool,
+        /// The fix release of each minor line the fix reached, short, oldest first
+        /// (`["1.14.6", "1.15.1"]`).
+        releases: Vec<String>,
     },
 }
 
@@ -781,15 +775,25 @@ impl Mismatch {
             Mismatch::Before { since } => format!(
                 "This failure is known from Flink {since} on, and this trace shows Flink {summary}: it probably does not apply."
             ),
-            Mismatch::Fixed { releases, several } => format!(
-                "This was fixed in Flink {releases}{}, and this trace shows Flink {summary}: it probably does not apply.",
-                if *several { " (the fix release of each line)" } else { "" },
-            ),
+            Mismatch::Fixed { releases } => {
+                let list = crate::wording::join_list(releases, " and ");
+                format!(
+                    "This was fixed in Flink {list}{}, and this trace shows Flink {summary}: it probably does not apply.",
+                    if releases.len() > 1 { " (the fix release of each line)" } else { "" },
+                )
+            }
         }
     }
 }
 
-/// [`rule_mismatch`] as data.
+/// Whether a rule that applies from Flink `since` (first version with the failure) and until
+/// `fixed_in` can apply to the version `v` a trace reveals. `fixed_in` lists the first fixed
+/// release of each minor line the fix reached (`["1.14.6", "1.15.1"]`): a version is fixed when
+/// it is at or after the entry of its own line, or when its line is newer than every listed line
+/// (those had the fix from their `.0`). Returns why the rule probably does not apply when the
+/// whole inferred range lies outside; `None` when it may apply, when the version is unknown, or
+/// when the rule gives no bounds. Unparsable bounds are ignored (`build.rs` rejects them in rule
+/// files).
 pub fn mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion) -> Option<Mismatch> {
     let lo = v
         .exact
@@ -824,14 +828,8 @@ pub fn mismatch(since: Option<&str>, fixed_in: &[String], v: &FlinkVersion) -> O
     if !whole_range_fixed {
         return None;
     }
-    let list: Vec<String> = fixes.iter().map(|f| short(*f)).collect();
-    let releases = match list.len() {
-        1 => list[0].clone(),
-        n => format!("{} and {}", list[..n - 1].join(", "), list[n - 1]),
-    };
     Some(Mismatch::Fixed {
-        releases,
-        several: fixes.len() > 1,
+        releases: fixes.iter().map(|f| short(*f)).collect(),
     })
 }
 

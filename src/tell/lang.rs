@@ -10,7 +10,9 @@
 
 mod no_rule;
 
-pub use no_rule::{culprit_sentence, evidence_at, no_rule_sentences, version_mismatch};
+pub use no_rule::{
+    culprit_sentence, evidence_at, finding_notes, no_rule_sentences, version_mismatch, FindingNotes,
+};
 
 use crate::rules::schema::{Diagram, Explanation, Prose};
 use crate::rules::Rule;

@@ -303,6 +303,7 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                 .map(|f| {
                     let rule = rules::by_id(&f.rule);
                     let text = rule.map(|r| crate::lang::rule_text(r, lang));
+                    let notes = crate::lang::finding_notes(f, d, lang);
                     FindingReport {
                         rule: f.rule.clone(),
                         title: text.map(|r| r.title.to_owned()).unwrap_or_default(),
@@ -346,20 +347,9 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                             })
                             .unwrap_or_default(),
                         versions: text.map(|r| r.versions.to_owned()).unwrap_or_default(),
-                        version_mismatch: match rule {
-                            Some(r) if f.version_mismatch.is_some() => {
-                                crate::lang::version_mismatch(r, &d.flink_version, lang)
-                            }
-                            _ => f.version_mismatch.clone(),
-                        },
-                        platform_assumed: f
-                            .platform_assumed
-                            .as_ref()
-                            .map(|_| lang.msgs().platform_assumed.to_owned()),
-                        culprit: f
-                            .culprit
-                            .as_ref()
-                            .map(|c| crate::lang::culprit_sentence(c, d.flink, lang)),
+                        version_mismatch: notes.version_mismatch,
+                        platform_assumed: notes.platform_assumed,
+                        culprit: notes.culprit,
                     }
                 })
                 .collect();

@@ -710,6 +710,7 @@ fn trace_view(
         .filter_map(|f| {
             let rule = rules::by_id(&f.rule)?;
             let text = crate::lang::rule_text(rule, lang);
+            let notes = crate::lang::finding_notes(f, d, lang);
             Some(FindingView {
                 rule: f.rule.clone(),
                 title: text.title.to_owned(),
@@ -735,18 +736,9 @@ fn trace_view(
                     })
                     .collect(),
                 versions: text.versions.to_owned(),
-                version_mismatch: f
-                    .version_mismatch
-                    .as_ref()
-                    .and_then(|_| crate::lang::version_mismatch(rule, &d.flink_version, lang)),
-                platform_assumed: f
-                    .platform_assumed
-                    .as_ref()
-                    .map(|_| lang.msgs().platform_assumed.to_owned()),
-                culprit: f
-                    .culprit
-                    .as_ref()
-                    .map(|c| crate::lang::culprit_sentence(c, d.flink, lang)),
+                version_mismatch: notes.version_mismatch,
+                platform_assumed: notes.platform_assumed,
+                culprit: notes.culprit,
                 diagram: text.diagram.map(|def| crate::diagram::build(def, d)),
                 highlights: f
                     .highlights

@@ -6,6 +6,15 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// `items` as a list in a sentence: `a`, `a and b`, `a, b and c` (`and` is the conjunction with
+/// its spaces: `" and "`, `" 和 "`).
+pub fn join_list(items: &[String], and: &str) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{}{and}{last}", rest.join(", ")),
+        _ => items.concat(),
+    }
+}
+
 /// `98000` as `98,000` (a comma every three digits, as the page's English text writes them).
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -22,6 +31,15 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_join_with_commas_and_the_conjunction() {
+        let l = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(join_list(&l(&[]), " and "), "");
+        assert_eq!(join_list(&l(&["1.14.6"]), " and "), "1.14.6");
+        assert_eq!(join_list(&l(&["a", "b"]), " and "), "a and b");
+        assert_eq!(join_list(&l(&["a", "b", "c"]), " 和 "), "a, b 和 c");
+    }
 
     #[test]
     fn counts_and_numbers_read_as_english() {

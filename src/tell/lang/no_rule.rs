@@ -156,39 +156,66 @@ pub fn evidence_at(
         K::TaskThread => "按 Flink 命名 task 的方式命名的线程",
         K::KubernetesResource => "以 Flink 命名的 Kubernetes 资源",
     };
-    let english = e.describe();
-    let shown = english
-        .split_once(": ")
-        .map_or(english.as_str(), |(_, t)| t);
-    format!("{what}：{shown}（第 {} 行）", index.line_of(e.span.start))
+    format!(
+        "{what}：{}（第 {} 行）",
+        e.quoted(),
+        index.line_of(e.span.start)
+    )
 }
 
 /// The note on a finding whose rule probably does not apply to the trace's Flink version
-/// ([`crate::version::rule_mismatch`]) in `lang`; `None` when it may apply.
-pub fn version_mismatch(
-    rule: &crate::rules::Rule,
-    v: &crate::version::FlinkVersion,
-    lang: Lang,
-) -> Option<String> {
+/// (`summary`, as read) in `lang`: [`crate::version::Mismatch::sentence`] in English.
+pub fn version_mismatch(m: &crate::version::Mismatch, summary: &str, lang: Lang) -> String {
     use crate::version::Mismatch;
-    let m = crate::version::mismatch(rule.def.since.as_deref(), &rule.def.fixed_in, v)?;
-    Some(match (lang, m) {
-        (Lang::En, m) => m.sentence(&v.summary),
+    match (lang, m) {
+        (Lang::En, m) => m.sentence(summary),
         (Lang::Zh, Mismatch::Before { since }) => format!(
-            "这个问题从 Flink {since} 起才有，而这个堆栈显示的是 Flink {}：它多半不适用。",
-            v.summary
+            "这个问题从 Flink {since} 起才有，而这个堆栈显示的是 Flink {summary}：它多半不适用。"
         ),
-        (Lang::Zh, Mismatch::Fixed { releases, several }) => format!(
-            "这个问题已在 Flink {}{} 中修复，而这个堆栈显示的是 Flink {}：它多半不适用。",
-            releases.replace(" and ", " 和 "),
-            if several {
+        (Lang::Zh, Mismatch::Fixed { releases }) => format!(
+            "这个问题已在 Flink {}{} 中修复，而这个堆栈显示的是 Flink {summary}：它多半不适用。",
+            crate::wording::join_list(releases, " 和 "),
+            if releases.len() > 1 {
                 "（各版本线的修复版本）"
             } else {
                 ""
             },
-            v.summary
         ),
-    })
+    }
+}
+
+/// The notes under a finding's title, in `lang`: that it assumes a Flink job, that the trace's
+/// version is outside the rule's, and whose class the message names. The page and the report
+/// both show them.
+pub struct FindingNotes {
+    /// The rule is Flink's and nothing in the text shows whose the trace is.
+    pub platform_assumed: Option<String>,
+    /// The rule probably does not apply to the trace's Flink version.
+    pub version_mismatch: Option<String>,
+    /// Whose class (or table factory) the message names.
+    pub culprit: Option<String>,
+}
+
+/// [`FindingNotes`] of finding `f` of the trace diagnosis `d`.
+pub fn finding_notes(
+    f: &crate::matcher::Finding,
+    d: &crate::diagnose::TraceDiagnosis,
+    lang: Lang,
+) -> FindingNotes {
+    FindingNotes {
+        platform_assumed: f
+            .platform_assumed
+            .as_ref()
+            .map(|_| lang.msgs().platform_assumed.to_owned()),
+        version_mismatch: f
+            .version_mismatch
+            .as_ref()
+            .map(|m| version_mismatch(m, &d.flink_version.summary, lang)),
+        culprit: f
+            .culprit
+            .as_ref()
+            .map(|c| culprit_sentence(c, d.flink, lang)),
+    }
 }
 
 /// A component's name in Chinese: the names the component table builds from a package, a
@@ -413,10 +440,14 @@ mod tests {
                     summary: v.to_owned(),
                     reasons: Vec::new(),
                 };
-                let en = version_mismatch(rule, &version, Lang::En);
-                let zh = version_mismatch(rule, &version, Lang::Zh);
-                assert_eq!(en.is_some(), zh.is_some(), "{}", rule.def.id);
-                if let Some(zh) = zh {
+                let m = crate::version::mismatch(
+                    rule.def.since.as_deref(),
+                    &rule.def.fixed_in,
+                    &version,
+                );
+                if let Some(m) = m {
+                    assert_eq!(version_mismatch(&m, v, Lang::En), m.sentence(v));
+                    let zh = version_mismatch(&m, v, Lang::Zh);
                     assert!(zh.contains(v) && !has_latin_prose(&zh), "{zh}");
                     said += 1;
                 }
