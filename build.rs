@@ -1,6 +1,7 @@
 //! Checks every rule file and renders its Markdown (to HTML for the page, to plain text for
 //! mail replies: `build/prose_text.rs`), then bundles the rules as JSON for the library
-//! (`OUT_DIR/rules.json`, `OUT_DIR/version-hints.json`). A rule that does not fit the schema
+//! (`OUT_DIR/rules.json`, `OUT_DIR/version-hints.json`; `OUT_DIR/rules-match.json` is the rules
+//! without their prose, for the page, which loads a rule's prose when it shows a finding). A rule that does not fit the schema
 //! fails the build with the file and the reason.
 
 use std::{env, fs, path::Path};
@@ -274,6 +275,10 @@ fn main() {
     fs::write(Path::new(&out_dir).join("examples.rs"), examples).expect("OUT_DIR is writable");
     let json = serde_json::to_string(&rules).expect("rules serialise");
     fs::write(Path::new(&out_dir).join("rules.json"), json).expect("OUT_DIR is writable");
+    // The page's rules: what matching needs, without the prose (loaded per rule, issue 13).
+    let bare: Vec<RuleDef> = rules.iter().map(RuleDef::without_prose).collect();
+    let json = serde_json::to_string(&bare).expect("rules serialise");
+    fs::write(Path::new(&out_dir).join("rules-match.json"), json).expect("OUT_DIR is writable");
 
     let hints_path = "knowledge/version-hints.toml";
     let text = fs::read_to_string(hints_path).expect("knowledge/version-hints.toml is readable");

@@ -20,7 +20,22 @@ while IFS= read -r -d '' f; do
   total_raw=$((total_raw + raw))
   total_gz=$((total_gz + gz))
   printf '  %-48s %12d %12d\n' "${f#dist/}" "$raw" "$gz"
-done < <(find dist -type f -print0 | sort -z)
+done < <(find dist -type f -not -path 'dist/prose/*' -print0 | sort -z)
+# The rules' prose: one file per rule and language, loaded per finding (src/app/prose.rs).
+for lang in en zh; do
+  [ -d "dist/prose/$lang" ] || continue
+  n=0 raw=0 gz=0 max_gz=0
+  while IFS= read -r -d '' f; do
+    n=$((n + 1))
+    raw=$((raw + $(wc -c <"$f")))
+    one=$(gzip -9 -c <"$f" | wc -c)
+    gz=$((gz + one))
+    [ "$one" -gt "$max_gz" ] && max_gz=$one
+  done < <(find "dist/prose/$lang" -type f -print0)
+  total_raw=$((total_raw + raw))
+  total_gz=$((total_gz + gz))
+  printf '  %-48s %12d %12d\n' "prose/$lang/ ($n files, largest $max_gz gz)" "$raw" "$gz"
+done
 printf '  %-48s %12d %12d\n' TOTAL "$total_raw" "$total_gz"
 
 for kind in wasm js css html; do

@@ -3,7 +3,7 @@
 #   1 setup     scripts/setup.sh (installs what is missing; idempotent)
 #   2 fmt       cargo fmt --check
 #   3 clippy    cargo clippy --all-targets -- -D warnings
-#   4 clippy-web  the same for the wasm page binary
+#   4 clippy-web  the same for the wasm page binary (and clippy-page: as the page is built)
 #   5 test      cargo test (unit, integration, CLI tests; native)
 #   5b web-test  tests/web.rs with wasm-bindgen-test in headless Chromium (core + app in wasm)
 #   6 build     scripts/build.sh (trunk build --release --offline -> dist/), then the single
@@ -64,6 +64,8 @@ step setup bash scripts/setup.sh
 step fmt cargo fmt --check
 step clippy cargo clippy --all-targets -- -D warnings
 step clippy-web cargo clippy --no-default-features --features web --target wasm32-unknown-unknown --bin trace-doctor-web --test web -- -D warnings
+# The page as built (index.html): the rules without their prose (src/app/prose.rs loads it).
+step clippy-page cargo clippy --no-default-features --features lazy-prose --target wasm32-unknown-unknown --bin trace-doctor-web -- -D warnings
 step test cargo test
 step web-test env CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --features web --test web
 step build bash scripts/build.sh

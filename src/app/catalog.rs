@@ -19,7 +19,19 @@ const FILTER_KEY: &str = "trace-doctor.rule-filter";
 pub fn rule_list() -> Html {
     let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let m = lang.msgs();
-    let groups = use_memo(lang, |lang| catalog::groups_in(*lang));
+    // The list shows every rule's title and summary: their prose, loaded once.
+    let loads = use_state(|| 0u32);
+    {
+        let loads = loads.clone();
+        use_effect_with(lang, move |lang| {
+            let need = super::prose::missing_of_all(*lang);
+            if !need.is_empty() {
+                let n = *loads;
+                super::prose::load_then(need, *lang, move || loads.set(n + 1));
+            }
+        });
+    }
+    let groups = use_memo((lang, *loads), |(lang, _)| catalog::groups_in(*lang));
     // Kept for the tab (sessionStorage), so coming back from a rule page finds it as it was.
     let filter = use_state(|| SessionStorage::get::<String>(FILTER_KEY).unwrap_or_default());
     let oninput = {
@@ -83,13 +95,45 @@ pub struct RuleProps {
 pub fn rule_page_view(props: &RuleProps) -> Html {
     let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let m = lang.msgs();
-    let page = use_memo((props.id.clone(), lang), |(id, lang)| {
+    // The rule's prose, and that of the rules its example's diagnosis shows, loaded once; the
+    // tab's title names the rule once its prose is here.
+    let loads = use_state(|| 0u32);
+    let tried = use_mut_ref(Vec::<(AttrValue, crate::lang::Lang)>::new);
+    {
+        let loads = loads.clone();
+        use_effect_with((props.id.clone(), lang, *loads), move |(id, lang, n)| {
+            let lang = *lang;
+            let mut need: Vec<&'static crate::rules::Rule> = crate::rules::by_id(id)
+                .filter(|r| r.prose(lang).is_none())
+                .into_iter()
+                .collect();
+            if let Some(example) = crate::rules::example(id) {
+                for r in super::prose::missing(&crate::diagnose(example), lang) {
+                    if !need.iter().any(|x| std::ptr::eq(*x, r)) {
+                        need.push(r);
+                    }
+                }
+            }
+            let n = *n;
+            if need.is_empty() {
+                if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+                    let route = Route::Rule { id: id.to_string() };
+                    d.set_title(&super::page_title(&route, lang));
+                }
+            } else if !tried.borrow().contains(&(id.clone(), lang)) {
+                tried.borrow_mut().push((id.clone(), lang));
+                super::prose::load_then(need, lang, move || loads.set(n + 1));
+            }
+        });
+    }
+    let page = use_memo((props.id.clone(), lang, *loads), |(id, lang, _)| {
         catalog::rule_page_in(id, *lang)
     });
     // The example is diagnosed here, in the page, each time the page is opened: the same code
     // path as a paste. DOM ids get the prefix `ex-` so they do not clash with the diagnoser's.
-    let model = use_memo((props.id.clone(), lang), |(id, lang)| {
+    let model = use_memo((props.id.clone(), lang, *loads), |(id, lang, _)| {
         catalog::rule_page(id).map(|p| {
+            // (the page model names rules by their prose in `lang`, loaded above)
             let d = crate::diagnose(&p.example);
             crate::view::build_lang(&p.example, &d, "ex-", *lang)
         })

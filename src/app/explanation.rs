@@ -24,6 +24,9 @@ pub fn explanation(props: &Props) -> Html {
     let e = &props.explanation;
     let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let m = lang.msgs();
+    if e.missing {
+        return html! { <p class="prose-missing" role="alert">{ m.prose_missing }</p> };
+    }
     html! {
         <>
             <details class="explanation" open={props.open}>

@@ -10,6 +10,7 @@ mod input;
 mod keys;
 mod persist;
 pub mod progress;
+pub mod prose;
 mod share;
 mod state;
 mod trace;
@@ -204,7 +205,7 @@ fn track_diagnoser_focus() {
 }
 
 /// The tab's title for a route.
-fn page_title(route: &Route, lang: Lang) -> String {
+pub(crate) fn page_title(route: &Route, lang: Lang) -> String {
     const SITE: &str = "Trace Doctor";
     let m = lang.msgs();
     match route {
@@ -276,8 +277,10 @@ pub(crate) fn on_page_hidden(f: impl Fn() + 'static) {
 }
 
 /// Sets a Performance API mark (`performance.mark(name)`), read by `scripts/budgets.mjs`.
-/// The names: [`MARK_MOUNTED`], [`MARK_DIAGNOSIS_SHOWN`].
-fn mark(name: &str) {
+/// The names: [`MARK_MOUNTED`], [`MARK_DIAGNOSIS_SHOWN`], and the steps of a diagnosis on the
+/// page's thread between them (`td:diagnose-start`, `td:diagnosed`, `td:prose-loaded` when the
+/// findings' prose had to be fetched, `td:model-built`); `td:main` is set by `src/bin/web.rs`.
+pub(crate) fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
     }
@@ -435,6 +438,7 @@ fn page() -> Html {
                 dispatcher.dispatch(Action::Diagnose {
                     generation,
                     now: now_ms,
+                    then: Some(dispatcher.clone()),
                 });
                 return;
             }
@@ -445,6 +449,7 @@ fn page() -> Html {
                     dispatcher.dispatch(Action::Diagnose {
                         generation,
                         now: now_ms,
+                        then: Some(dispatcher.clone()),
                     });
                     return;
                 }
@@ -460,6 +465,7 @@ fn page() -> Html {
                     d2.dispatch(Action::Diagnose {
                         generation,
                         now: now_ms,
+                        then: Some(d2.clone()),
                     })
                 })
                 .forget();

@@ -104,6 +104,21 @@ pub enum Action {
         generation: u64,
         /// Clock in milliseconds (`performance.now()`), for timing; `None` when unavailable.
         now: fn() -> Option<f64>,
+        /// Where to send [`Action::Show`] once the prose of the findings has loaded, when some
+        /// is missing ([`super::prose`]); `None` shows the result at once, with the rules' ids
+        /// standing in for prose not loaded.
+        then: Option<yew::UseReducerDispatcher<State>>,
+    },
+    /// Show this generation's diagnosis, whose rules' prose is loaded now (or could not be).
+    Show {
+        /// Generation it was made for.
+        generation: u64,
+        /// The diagnosis.
+        diagnosis: Rc<crate::diagnose::Diagnosis>,
+        /// When the diagnosis started (`now()`), for timing.
+        start: Option<f64>,
+        /// The clock of [`Action::Diagnose`].
+        now: fn() -> Option<f64>,
     },
     /// The worker reports how far it got.
     Progress {
@@ -130,6 +145,37 @@ pub enum Action {
         /// Why.
         message: String,
     },
+}
+
+impl State {
+    /// This state with `diagnosis` of its input shown (its page model built in the page's
+    /// language), timed from `start`.
+    fn show(
+        self: Rc<Self>,
+        diagnosis: &crate::diagnose::Diagnosis,
+        start: Option<f64>,
+        now: fn() -> Option<f64>,
+    ) -> Rc<Self> {
+        let model = view::build_lang(&self.input, diagnosis, "", super::lang());
+        super::mark("td:model-built");
+        let diagnose_ms = match (start, now()) {
+            (Some(a), Some(b)) => b - a,
+            _ => 0.0,
+        };
+        Rc::new(State {
+            status: Status::Done,
+            model: Some(Rc::new(model)),
+            diagnosed: self.input.clone(),
+            timings: Timings {
+                diagnose_ms,
+                bytes: self.input.len(),
+                worker: false,
+                wall_ms: diagnose_ms,
+            },
+            progress: None,
+            ..(*self).clone()
+        })
+    }
 }
 
 impl Reducible for State {
@@ -169,29 +215,46 @@ impl Reducible for State {
                     ..(*self).clone()
                 })
             }
-            Action::Diagnose { generation, now }
-                if generation == self.generation && self.status != Status::Idle =>
-            {
+            Action::Diagnose {
+                generation,
+                now,
+                then,
+            } if generation == self.generation && self.status != Status::Idle => {
                 let start = now();
+                super::mark("td:diagnose-start");
                 let diagnosis = crate::diagnose(&self.input);
-                let model = view::build_lang(&self.input, &diagnosis, "", super::lang());
-                let diagnose_ms = match (start, now()) {
-                    (Some(a), Some(b)) => b - a,
-                    _ => 0.0,
-                };
-                Rc::new(State {
-                    status: Status::Done,
-                    model: Some(Rc::new(model)),
-                    diagnosed: self.input.clone(),
-                    timings: Timings {
-                        diagnose_ms,
-                        bytes: self.input.len(),
-                        worker: false,
-                        wall_ms: diagnose_ms,
-                    },
-                    progress: None,
-                    ..(*self).clone()
-                })
+                super::mark("td:diagnosed");
+                let lang = super::lang();
+                let need = super::prose::missing(&diagnosis, lang);
+                match then {
+                    // The findings' prose is not here yet: fetched, then shown (the status
+                    // stays as it is meanwhile, a few milliseconds from the page's own folder).
+                    Some(dispatcher) if !need.is_empty() => {
+                        let diagnosis = Rc::new(diagnosis);
+                        yew::platform::spawn_local(async move {
+                            if let Err(e) = super::prose::load(need, lang).await {
+                                gloo::console::warn!(format!("Trace Doctor: {e}"));
+                            }
+                            super::mark("td:prose-loaded");
+                            dispatcher.dispatch(Action::Show {
+                                generation,
+                                diagnosis,
+                                start,
+                                now,
+                            });
+                        });
+                        self
+                    }
+                    _ => self.show(&diagnosis, start, now),
+                }
+            }
+            Action::Show {
+                generation,
+                diagnosis,
+                start,
+                now,
+            } if generation == self.generation && self.status != Status::Idle => {
+                self.show(&diagnosis, start, now)
             }
             Action::Progress { generation, stage }
                 if generation == self.generation && self.status == Status::Working =>

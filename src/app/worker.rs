@@ -6,7 +6,8 @@
 //! and calls [`run_in_worker`]. Messages are small arrays:
 //!
 //! - page → worker: `[glue_url, module]` once (read by `worker.js`), then
-//!   `[generation, text, lang]` (`lang`: 1 for Chinese, else English);
+//!   `[generation, text, lang, prose]` (`lang`: 1 for Chinese, else English; `prose`: the
+//!   rules' prose files the page has loaded, [`super::prose::kept`]);
 //! - worker → page: `[0]` ready, `[1, generation, stage, done, total]` progress,
 //!   `[2, generation, model_bytes, diagnose_ms]` result (the bytes of [`super::wire`], transferred),
 //!   `[3, reason]` when `worker.js` could not load the module.
@@ -67,6 +68,7 @@ pub fn run_in_worker() {
         let generation = num(&data.get(0));
         // The page sends the text as UTF-8 bytes (a transferred buffer): decoding it here keeps
         // a 10 MB conversion and its garbage off the page's thread.
+        super::prose::adopt(&data.get(3));
         if let Ok(bytes) = data.get(1).dyn_into::<Uint8Array>() {
             let text = String::from_utf8(bytes.to_vec())
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -117,8 +119,32 @@ fn diagnose_and_reply(
     };
     let diagnosis = progress::diagnose_with_progress(text, &mut report);
     report(Stage::Building);
-    let model = crate::view::build_lang(text, &diagnosis, "", lang);
-    drop(diagnosis);
+    let need = super::prose::missing(&diagnosis, lang);
+    if need.is_empty() {
+        reply_with_model(scope, generation, text, &diagnosis, lang, start);
+        return;
+    }
+    // The findings' prose first (fetched beside worker.js, or from the single file's table).
+    let scope = scope.clone();
+    let text = text.to_owned();
+    yew::platform::spawn_local(async move {
+        if let Err(e) = super::prose::load(need, lang).await {
+            gloo::console::warn!(format!("Trace Doctor: {e}"));
+        }
+        reply_with_model(&scope, generation, &text, &diagnosis, lang, start);
+    });
+}
+
+/// Builds the page model of `diagnosis` and sends it to the page (transferred, not copied).
+fn reply_with_model(
+    scope: &DedicatedWorkerGlobalScope,
+    generation: f64,
+    text: &str,
+    diagnosis: &crate::diagnose::Diagnosis,
+    lang: crate::lang::Lang,
+    start: f64,
+) {
+    let model = crate::view::build_lang(text, diagnosis, "", lang);
     let bytes = wire::encode(&model);
     let array = Uint8Array::from(&bytes[..]);
     let msg = Array::of4(
@@ -168,7 +194,13 @@ impl Live {
     /// Sends `text` (a `Uint8Array` of UTF-8, whose buffer is transferred, not copied).
     fn send(&mut self, generation: u64, text: JsValue) {
         let lang = f64::from(u8::from(super::lang() == crate::lang::Lang::Zh));
-        let msg = Array::of3(&(generation as f64).into(), &text, &lang.into());
+        // The prose the page has loaded: the same text being edited needs the same rules.
+        let msg = Array::of4(
+            &(generation as f64).into(),
+            &text,
+            &lang.into(),
+            &super::prose::kept(),
+        );
         let buffer = text.unchecked_ref::<Uint8Array>().buffer();
         match self
             .worker
@@ -414,6 +446,7 @@ fn on_failure(weak: &Weak<RefCell<Inner>>, id: u64, message: &str) {
                 .map(|(generation, _)| Action::Diagnose {
                     generation: *generation,
                     now: super::now_ms,
+                    then: Some(inner.dispatcher.clone()),
                 })
         };
         inner.retired.push(live);

@@ -98,6 +98,13 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Write the files the page loads beside its module (the build runs it): each rule's prose
+    /// in each language, `<dir>/<lang>/<id>.json`.
+    #[command(hide = true)]
+    PageData {
+        /// The folder to write (`dist/prose`); made when missing.
+        dir: std::path::PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -488,6 +495,16 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::PageData { dir } => match trace_doctor::rules::files::write(&dir) {
+            Ok(n) => {
+                eprintln!("trace-doctor: {n} files in {}", dir.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("trace-doctor: cannot write {}: {e}", dir.display());
+                ExitCode::from(2)
+            }
+        },
         Command::Rules { format } => {
             let rules = trace_doctor::rules::catalogue();
             match format {

@@ -2,7 +2,10 @@
 //! also runs in the diagnosis worker (`src/app/worker.rs`): there is no `window` there.
 
 fn main() {
-    if web_sys::window().is_some() {
+    if let Some(w) = web_sys::window() {
+        if let Some(p) = w.performance() {
+            let _ = p.mark("td:main");
+        }
         yew::Renderer::<trace_doctor::app::App>::new().render();
     } else {
         trace_doctor::app::worker::run_in_worker();

@@ -67,13 +67,12 @@ impl Entry {
             versions: text.versions.to_owned(),
             summary_html: text.summary.html.clone(),
             search_text: {
-                let mut parts = vec![
-                    d.id.clone(),
-                    d.title.clone(),
-                    text.title.to_owned(),
-                    d.summary.md.clone(),
-                    d.versions.clone(),
-                ];
+                // The English words too, where they are at hand (a Chinese reader may search
+                // for a term the translation puts otherwise).
+                let mut parts = vec![d.id.clone(), text.title.to_owned(), text.summary.md.clone()];
+                if let Some(en) = rule.prose(Lang::En) {
+                    parts.extend([en.title.clone(), en.summary.md.clone(), en.versions.clone()]);
+                }
                 for c in d
                     .conditions
                     .iter()

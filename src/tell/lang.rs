@@ -1039,6 +1039,8 @@ messages! {
     may_be_wrong: "When this diagnosis may be wrong", "这个诊断可能不对的情况";
     /// Explanation: references.
     references: "References", "参考资料";
+    /// A finding whose rule's explanation could not be loaded (only its id is shown).
+    prose_missing: "This rule's explanation could not be loaded: reload the page. If this copy of the page lacks its prose folder, the rule's id above still names the diagnosis.", "未能加载这条规则的说明：请重新加载页面。如果这份页面副本缺少 prose 文件夹，上面的规则 id 仍然指明了诊断结果。";
 
     // --- the cause chain ------------------------------------------------------------------------
     /// Heading of a thread's stack.
@@ -1273,7 +1275,7 @@ messages! {
 /// A rule's prose in a language: its translation where it has one, else its English.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleText<'a> {
-    /// The title.
+    /// The title (the rule's id while its prose is not loaded).
     pub title: &'a str,
     /// The summary.
     pub summary: &'a Prose,
@@ -1283,59 +1285,81 @@ pub struct RuleText<'a> {
     pub confirm: Option<&'a str>,
     /// The explanation (why, sections, fixes, what does not help, false alarms).
     pub explanation: &'a Explanation,
+    /// The docs pages and issues the facts come from.
+    pub references: &'a [crate::rules::schema::Reference],
     /// The diagram.
     pub diagram: Option<&'a Diagram>,
     /// True when this is a translation (not the English fallback).
     pub translated: bool,
+    /// False while the page has not loaded the rule's prose ([`crate::rules::Rule::prose`]):
+    /// everything but the title (the id) is empty then.
+    pub loaded: bool,
 }
+
+static NO_PROSE: Prose = Prose {
+    md: String::new(),
+    html: String::new(),
+    text: String::new(),
+};
+static NO_EXPLANATION: Explanation = Explanation {
+    why: Prose {
+        md: String::new(),
+        html: String::new(),
+        text: String::new(),
+    },
+    sections: Vec::new(),
+    fixes: Vec::new(),
+    not_fixes: Vec::new(),
+    false_alarms: None,
+};
 
 /// `rule`'s prose in `lang`: the translation (`rules/<id>/rule.zh.toml`) when `lang` is Chinese
 /// and the rule has one, else the English of `rule.toml`.
 pub fn rule_text(rule: &Rule, lang: Lang) -> RuleText<'_> {
-    let d = &rule.def;
-    match (lang, d.zh.as_deref()) {
-        (Lang::Zh, Some(zh)) => RuleText {
-            title: &zh.title,
-            summary: &zh.summary,
-            versions: zh.versions.as_deref().unwrap_or(&d.versions),
-            confirm: zh.confirm.as_deref(),
-            explanation: &zh.explanation,
-            diagram: zh.diagram.as_ref().or(d.diagram.as_ref()),
-            translated: true,
+    match rule.prose(lang) {
+        Some(p) => RuleText {
+            title: &p.title,
+            summary: &p.summary,
+            versions: &p.versions,
+            confirm: p.confirm.as_deref(),
+            explanation: &p.explanation,
+            references: &p.references,
+            diagram: p.diagram.as_ref(),
+            translated: p.translated,
+            loaded: true,
         },
-        _ => RuleText {
-            title: &d.title,
-            summary: &d.summary,
-            versions: &d.versions,
-            confirm: d.confirm.as_deref(),
-            explanation: &d.explanation,
-            diagram: d.diagram.as_ref(),
+        None => RuleText {
+            title: &rule.def.id,
+            summary: &NO_PROSE,
+            versions: "",
+            confirm: None,
+            explanation: &NO_EXPLANATION,
+            references: &[],
+            diagram: None,
             translated: false,
+            loaded: false,
         },
     }
 }
 
 /// A role label of `rule` (`the map being iterated`) in `lang`, the English when untranslated.
 pub fn role<'a>(rule: Option<&'a Rule>, role: &'a str, lang: Lang) -> &'a str {
-    match (lang, rule.and_then(|r| r.def.zh.as_deref())) {
-        (Lang::Zh, Some(zh)) => zh.roles.get(role).map_or(role, String::as_str),
-        _ => role,
+    match rule.and_then(|r| r.prose(lang)) {
+        Some(p) => p.roles.get(role).map_or(role, String::as_str),
+        None => role,
     }
 }
 
-/// A step's explanation of `rule` (by the step's frame glob) in `lang`, with `{frame}` filled
-/// in: `(Markdown, HTML)`; `None` when the rule has no translation of it (then the English note
-/// stands).
+/// A step's explanation of `rule` (by the step's frame glob) in `lang` (the English where the
+/// translation gives none), with `{frame}` filled in: `(Markdown, HTML)`; `None` when the rule
+/// has no explanation of that step, or its prose is not loaded.
 pub fn step_note(
     rule: Option<&Rule>,
     step: &str,
     frame: &str,
     lang: Lang,
 ) -> Option<(String, String)> {
-    if lang != Lang::Zh {
-        return None;
-    }
-    let p = rule?.def.zh.as_deref()?.steps.get(step)?;
+    let p = rule?.prose(lang)?.steps.get(step)?;
     let escaped = frame
         .replace('&', "&amp;")
         .replace('<', "&lt;")

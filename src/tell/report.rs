@@ -333,7 +333,7 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, lang: Lang) -> Report {
                         explanation: text.map(|r| explanation(r.explanation)).unwrap_or_default(),
                         references: rule
                             .map(|r| {
-                                r.def
+                                crate::lang::rule_text(r, lang)
                                     .references
                                     .iter()
                                     .map(|x| ReferenceReport {

@@ -230,6 +230,10 @@ pub struct ExplanationView {
     pub false_alarms_html: Option<String>,
     /// References: (title, URL).
     pub references: Vec<(String, String)>,
+    /// The rule's prose could not be loaded (the page fetches it per rule; a file missing from
+    /// a copy of the page, a connection gone): everything above is empty, the page says so.
+    #[serde(default)]
+    pub missing: bool,
 }
 
 impl ExplanationView {
@@ -240,7 +244,8 @@ impl ExplanationView {
 
     /// The explanation of `rule` in `lang` (English when the rule has no translation).
     pub fn of_in(rule: &crate::rules::Rule, lang: Lang) -> ExplanationView {
-        let e = crate::lang::rule_text(rule, lang).explanation;
+        let text = crate::lang::rule_text(rule, lang);
+        let e = text.explanation;
         ExplanationView {
             why_html: e.why.html.clone(),
             sections: e
@@ -251,12 +256,12 @@ impl ExplanationView {
             fixes_html: e.fixes.iter().map(|p| p.html.clone()).collect(),
             not_fixes_html: e.not_fixes.iter().map(|p| p.html.clone()).collect(),
             false_alarms_html: e.false_alarms.as_ref().map(|p| p.html.clone()),
-            references: rule
-                .def
+            references: text
                 .references
                 .iter()
                 .map(|r| (r.title.clone(), r.url.clone()))
                 .collect(),
+            missing: !text.loaded,
         }
     }
 }

@@ -1270,6 +1270,46 @@ await test('static hosting: the page works from a deep sub-path of a plain stati
   await page.screenshot({ path: path.join(OUT, 'iframe.png') });
 });
 
+await test('prose: a diagnosis loads only its rules\' prose (prose/<lang>/<id>.json); a prose file that cannot be had leaves the rule\'s id and says so', async (check) => {
+  const p = await context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  const fetched = [];
+  p.on('request', (r) => { const u = new URL(r.url()); if (u.pathname.includes('/prose/')) fetched.push(u.pathname); });
+  try {
+    await p.goto(`${ORIGIN}/`, { waitUntil: 'load' });
+    await p.waitForFunction(() => window.wasmBindings || document.querySelector('#try-example'), null, { timeout: 20_000 });
+    // (the text kept by earlier tests may come back first, with its own findings)
+    await p.waitForTimeout(500);
+    const before = await p.$$eval('.finding[data-rule]', (xs) => xs.map((x) => x.dataset.rule));
+    await p.click('#try-example');
+    await p.waitForSelector(`.finding[data-rule="${FLAGSHIP_RULE}"] .finding-title`, { timeout: 20_000 });
+    const shown = new Set([...before, ...await p.$$eval('.finding[data-rule]', (xs) => xs.map((x) => x.dataset.rule))]);
+    const unique = new Set(fetched);
+    check(unique.size === fetched.length, `each prose file fetched once: ${JSON.stringify(fetched)}`);
+    check(fetched.length > 0 && fetched.every((f) => { const m = /^\/prose\/en\/(.+)\.json$/.exec(f); return m && shown.has(m[1]); }),
+      `only the prose of rules shown (${[...shown].join(', ')}) was fetched: ${JSON.stringify(fetched)}`);
+    check(shown.size < 10 && fetched.length <= shown.size, 'not the whole catalogue');
+    const title = await p.textContent(`.finding[data-rule="${FLAGSHIP_RULE}"] .finding-title`);
+    check(title.startsWith('The async I/O operator'), `the title from the prose file: ${title}`);
+    // The prose cannot be had (a connection gone, a copy without its prose folder): the finding
+    // keeps its rule id and says why.
+    await p.route('**/prose/**', (route) => route.abort('aborted'));
+    const cme = fs.readFileSync(path.join(RULES_DIR, 'chained-copy-cme', 'match-lab-1.13.6.txt'), 'utf8');
+    await p.fill('#trace-input', cme);
+    await p.waitForSelector('.finding[data-rule="chained-copy-cme"] .prose-missing', { timeout: 20_000 });
+    const t2 = await p.textContent('.finding[data-rule="chained-copy-cme"] .finding-title');
+    check(t2.trim() === 'chained-copy-cme', `the id stands for the title: ${t2}`);
+    const note = await p.textContent('.finding[data-rule="chained-copy-cme"] .prose-missing');
+    check(/could not be loaded/.test(note), `the page says the explanation is missing: ${note}`);
+    check((await p.inputValue('#trace-input')) === cme, 'the text is kept');
+    await p.screenshot({ path: path.join(OUT, 'prose-missing.png') });
+    check(errors.length === 0, `no page errors: ${errors.join('; ')}`);
+  } finally {
+    await p.close();
+  }
+});
+
 await test('single file: dist-single/trace-doctor.html works from file:// (example, catalog, worker)', async (check) => {
   if (!check(fs.existsSync(SINGLE_FILE), `${SINGLE_FILE} is missing: run scripts/build-single.sh (test.sh does)`)) return;
   const single = watchPage(await context.newPage(), 'single');

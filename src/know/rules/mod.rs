@@ -1,12 +1,14 @@
 //! The rule catalogue: rules are data (`rules/<id>/rule.toml`), checked and bundled by
 //! `build.rs`, loaded once and compiled here. Matching is in [`crate::matcher`].
 
+pub mod files;
 pub mod schema;
 
 use crate::glob;
 use crate::glob::Glob;
+use crate::lang::Lang;
 use crate::pattern::MessagePattern;
-use schema::{Condition, RuleDef};
+use schema::{Condition, RuleDef, RuleProse};
 use std::sync::OnceLock;
 
 /// A rule with its patterns compiled.
@@ -19,9 +21,33 @@ pub struct Rule {
     /// Compiled [`RuleDef::variants`]: each variant's `what` and its conditions followed by the
     /// rule's own (compiled again, so that binds resolve in order). Empty when the rule has none.
     pub variants: Vec<(String, Vec<Compiled>)>,
+    /// The prose in English and in Chinese ([`Rule::prose`]), made or loaded once.
+    prose: [OnceLock<RuleProse>; 2],
 }
 
 impl Rule {
+    /// The rule's prose in `lang` (English where the translation gives none). Where the rules
+    /// are bundled with their prose (the command line, the tests) it is made on first use; the
+    /// page's rules come without it ([`PROSE_BUNDLED`]) and this is `None` until
+    /// [`Rule::set_prose`] gave it (`src/app/prose.rs` fetches `prose/<lang>/<id>.json`).
+    pub fn prose(&self, lang: Lang) -> Option<&RuleProse> {
+        let cell = &self.prose[lang_index(lang)];
+        match cell.get() {
+            Some(p) => Some(p),
+            // (a definition without its prose, as the page has, waits for it here too)
+            None if PROSE_BUNDLED && !self.def.title.is_empty() => {
+                Some(cell.get_or_init(|| self.def.prose(lang == Lang::Zh)))
+            }
+            None => None,
+        }
+    }
+
+    /// Gives the rule its prose in `lang`, loaded from outside; false when it had it already
+    /// (the first one stays).
+    pub fn set_prose(&self, lang: Lang, prose: RuleProse) -> bool {
+        self.prose[lang_index(lang)].set(prose).is_ok()
+    }
+
     /// Every compiled condition of the rule: its own, then those of each variant (the common
     /// ones repeated inside each variant are left out).
     pub fn all_conditions(&self) -> impl Iterator<Item = &Compiled> {
@@ -296,12 +322,32 @@ impl Rule {
             def,
             conditions,
             variants,
+            prose: Default::default(),
         })
     }
 }
 
-/// The rule definitions bundled at build time, as JSON (an array of [`RuleDef`]).
+fn lang_index(lang: Lang) -> usize {
+    match lang {
+        Lang::En => 0,
+        Lang::Zh => 1,
+    }
+}
+
+/// Whether the bundled rules carry their prose. The page's build (feature `lazy-prose`) bundles
+/// only what matching needs ([`RuleDef::without_prose`]: 2.0 MB of JSON became about 0.2 MB)
+/// and loads a rule's prose when it has a finding to show (issue 13: what the first diagnosis
+/// needs, parsed at start).
+pub const PROSE_BUNDLED: bool = cfg!(not(feature = "lazy-prose"));
+
+/// The rule definitions bundled at build time, as JSON (an array of [`RuleDef`]), without their
+/// prose where [`PROSE_BUNDLED`] is false.
+#[cfg(not(feature = "lazy-prose"))]
 pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.json"));
+/// The rule definitions bundled at build time, as JSON (an array of [`RuleDef`]), without their
+/// prose where [`PROSE_BUNDLED`] is false.
+#[cfg(feature = "lazy-prose")]
+pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules-match.json"));
 
 /// All rules, compiled once on first use. Rules that fail to compile are left out and listed by
 /// [`catalogue_errors`] (a test keeps that list empty).

@@ -102,6 +102,127 @@ pub struct Translation {
     pub diagram: Option<Diagram>,
 }
 
+/// A rule's prose in one language, with the English filled in wherever the translation gives
+/// none: everything a finding, a reply or a catalog page says about the rule, and nothing that
+/// matching needs. [`RuleDef::prose`] makes it; the page loads it for the rules it shows
+/// (`prose/<lang>/<id>.json` beside the module, issue 13), the command line from the bundled
+/// rules.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleProse {
+    /// [`RuleDef::title`].
+    pub title: String,
+    /// [`RuleDef::summary`].
+    pub summary: Prose,
+    /// [`RuleDef::versions`].
+    pub versions: String,
+    /// [`RuleDef::confirm`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<String>,
+    /// [`RuleDef::explanation`].
+    pub explanation: Explanation,
+    /// [`RuleDef::references`] (never translated: titles of pages and issues).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub references: Vec<Reference>,
+    /// [`RuleDef::diagram`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagram: Option<Diagram>,
+    /// The role labels of the conditions and steps as shown: the English label → the label in
+    /// this language (empty in English, and for a label the translation leaves out).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub roles: std::collections::BTreeMap<String, String>,
+    /// Each sequence step's `explain`, by the step's `frame` glob as written.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub steps: std::collections::BTreeMap<String, Prose>,
+    /// True when this is a translation, false for English (and for a rule whose prose has no
+    /// translation in the language asked for).
+    #[serde(default)]
+    pub translated: bool,
+}
+
+impl RuleDef {
+    /// This rule's prose in English, or (`zh`) in Chinese where `rule.zh.toml` gives it.
+    pub fn prose(&self, zh: bool) -> RuleProse {
+        let mut steps = std::collections::BTreeMap::new();
+        let all = self
+            .conditions
+            .iter()
+            .chain(self.variants.iter().flat_map(|v| v.conditions.iter()));
+        for c in all {
+            if let Condition::Sequence { steps: list, .. } = c {
+                for s in list {
+                    if let Some(e) = &s.explain {
+                        steps.insert(s.frame.clone(), e.clone());
+                    }
+                }
+            }
+        }
+        let english = RuleProse {
+            title: self.title.clone(),
+            summary: self.summary.clone(),
+            versions: self.versions.clone(),
+            confirm: self.confirm.clone(),
+            explanation: self.explanation.clone(),
+            references: self.references.clone(),
+            diagram: self.diagram.clone(),
+            roles: Default::default(),
+            steps,
+            translated: false,
+        };
+        match (&self.zh, zh) {
+            (Some(t), true) => {
+                let mut steps = english.steps;
+                for (frame, p) in &t.steps {
+                    steps.insert(frame.clone(), p.clone());
+                }
+                RuleProse {
+                    title: t.title.clone(),
+                    summary: t.summary.clone(),
+                    versions: t.versions.clone().unwrap_or(english.versions),
+                    confirm: t.confirm.clone(),
+                    explanation: t.explanation.clone(),
+                    references: english.references,
+                    diagram: t.diagram.clone().or(english.diagram),
+                    roles: t.roles.clone(),
+                    steps,
+                    translated: true,
+                }
+            }
+            _ => english,
+        }
+    }
+
+    /// This definition without its prose ([`RuleDef::prose`]): what matching and ranking need.
+    /// A sequence step keeps an empty `explain` where it had one, so that a match still notes
+    /// the step (its words come from the prose).
+    pub fn without_prose(&self) -> RuleDef {
+        let mut def = self.clone();
+        def.title = String::new();
+        def.summary = Prose::default();
+        def.versions = String::new();
+        def.confirm = None;
+        def.explanation = Explanation::default();
+        def.references = Vec::new();
+        def.diagram = None;
+        def.zh = None;
+        let all = def.conditions.iter_mut().chain(
+            def.variants
+                .iter_mut()
+                .flat_map(|v| v.conditions.iter_mut()),
+        );
+        for c in all {
+            if let Condition::Sequence { steps, .. } = c {
+                for s in steps {
+                    if s.explain.is_some() {
+                        s.explain = Some(Prose::default());
+                    }
+                }
+            }
+        }
+        def
+    }
+}
+
 /// One way a failure shows in a trace ([`RuleDef::variants`]): e.g. the root cause printed with
 /// its own frames, or only named in the message of the exception that wraps it when the text
 /// is cut before its `Caused by:`.
@@ -276,7 +397,7 @@ pub struct Step {
 }
 
 /// The explanation of a rule, in Markdown. Fixed headings keep every rule alike.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Explanation {
     /// Why it happens: the mechanism, naming the threads and Flink classes involved.
