@@ -21,16 +21,25 @@ pub fn rule_list() -> Html {
     let m = lang.msgs();
     // The list shows every rule's title and summary: their prose, loaded once.
     let loads = use_state(|| 0u32);
+    // The languages whose loading has ended (loaded, or failed: then the ids stand in).
+    let finished = use_mut_ref(Vec::<crate::lang::Lang>::new);
     {
         let loads = loads.clone();
+        let finished = finished.clone();
         use_effect_with(lang, move |lang| {
-            let need = super::prose::missing_of_all(*lang);
+            let lang = *lang;
+            let need = super::prose::missing_of_all(lang);
             if !need.is_empty() {
                 let n = *loads;
-                super::prose::load_then(need, *lang, move || loads.set(n + 1));
+                super::prose::load_then(need, lang, move || {
+                    finished.borrow_mut().push(lang);
+                    loads.set(n + 1);
+                });
             }
         });
     }
+    let waiting =
+        !super::prose::missing_of_all(lang).is_empty() && !finished.borrow().contains(&lang);
     let groups = use_memo((lang, *loads), |(lang, _)| catalog::groups_in(*lang));
     // Kept for the tab (sessionStorage), so coming back from a rule page finds it as it was.
     let filter = use_state(|| SessionStorage::get::<String>(FILTER_KEY).unwrap_or_default());
@@ -50,6 +59,14 @@ pub fn rule_list() -> Html {
         .iter()
         .map(|(_, e)| e.iter().filter(|x| keep(x)).count())
         .sum();
+    if waiting {
+        return html! {
+            <section class="catalog" aria-labelledby="catalog-title" aria-busy="true">
+                <h2 id="catalog-title">{ lang.catalog_title(total) }</h2>
+                <p class="loading" role="status">{ m.loading_rules }</p>
+            </section>
+        };
+    }
     html! {
         <section class="catalog" aria-labelledby="catalog-title">
             <h2 key="title" id="catalog-title">{ lang.catalog_title(total) }</h2>
@@ -99,8 +116,10 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
     // tab's title names the rule once its prose is here.
     let loads = use_state(|| 0u32);
     let tried = use_mut_ref(Vec::<(AttrValue, crate::lang::Lang)>::new);
+    let finished = use_mut_ref(Vec::<(AttrValue, crate::lang::Lang)>::new);
     {
         let loads = loads.clone();
+        let finished = finished.clone();
         use_effect_with((props.id.clone(), lang, *loads), move |(id, lang, n)| {
             let lang = *lang;
             let mut need: Vec<&'static crate::rules::Rule> = crate::rules::by_id(id)
@@ -122,7 +141,11 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
                 }
             } else if !tried.borrow().contains(&(id.clone(), lang)) {
                 tried.borrow_mut().push((id.clone(), lang));
-                super::prose::load_then(need, lang, move || loads.set(n + 1));
+                let key = (id.clone(), lang);
+                super::prose::load_then(need, lang, move || {
+                    finished.borrow_mut().push(key);
+                    loads.set(n + 1);
+                });
             }
         });
     }
@@ -138,6 +161,16 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
             crate::view::build_lang(&p.example, &d, "ex-", *lang)
         })
     });
+    // Until the rule's prose is here (or could not be had), a line instead of its id as a title.
+    let waiting = crate::rules::by_id(&props.id).is_some_and(|r| r.prose(lang).is_none())
+        && !finished.borrow().contains(&(props.id.clone(), lang));
+    if waiting {
+        return html! {
+            <article class="catalog rule-page" aria-busy="true">
+                <p class="loading" role="status">{ m.loading_rules }</p>
+            </article>
+        };
+    }
     let Some(page) = page.as_ref() else {
         return html! {
             <section class="catalog" role="alert">

@@ -1039,6 +1039,8 @@ messages! {
     may_be_wrong: "When this diagnosis may be wrong", "这个诊断可能不对的情况";
     /// Explanation: references.
     references: "References", "参考资料";
+    /// The catalog while the rules' prose is being loaded.
+    loading_rules: "Loading the rules' explanations…", "正在加载规则说明……";
     /// A finding whose rule's explanation could not be loaded (only its id is shown).
     prose_missing: "This rule's explanation could not be loaded: reload the page. If this copy of the page lacks its prose folder, the rule's id above still names the diagnosis.", "未能加载这条规则的说明：请重新加载页面。如果这份页面副本缺少 prose 文件夹，上面的规则 id 仍然指明了诊断结果。";
 
