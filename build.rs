@@ -272,6 +272,10 @@ fn main() {
         rules.push(rule);
     }
     examples.push_str("];\n");
+    examples.push_str(&format!(
+        "/// The number of rules bundled.\npub const COUNT: usize = {};\n",
+        rules.len()
+    ));
     fs::write(Path::new(&out_dir).join("examples.rs"), examples).expect("OUT_DIR is writable");
     let json = serde_json::to_string(&rules).expect("rules serialise");
     fs::write(Path::new(&out_dir).join("rules.json"), json).expect("OUT_DIR is writable");

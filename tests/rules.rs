@@ -17,6 +17,11 @@ fn the_catalogue_loads_without_errors() {
         rules::catalogue_errors()
     );
     assert!(rules::catalogue().len() >= 3);
+    assert_eq!(
+        rules::COUNT,
+        rules::catalogue().len(),
+        "the count the page's header shows"
+    );
     let on_disk = std::fs::read_dir(rules_dir())
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().join("rule.toml").is_file())

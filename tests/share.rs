@@ -54,6 +54,7 @@ fn full_state(text: &str) -> SharedState {
             all_traces: false,
         },
         left_out: vec![],
+        rules: vec![],
     }
 }
 
@@ -67,6 +68,7 @@ proptest! {
         trace in proptest::option::of(0usize..1000),
         opened in proptest::collection::vec(".{0,10}", 0..3),
         all in any::<bool>(),
+        rules in proptest::collection::vec("[a-z-]{1,30}", 0..3),
     ) {
         let s = SharedState {
             text,
@@ -74,6 +76,7 @@ proptest! {
             trace,
             options: ViewOptions { opened, closed: vec![], all_traces: all },
             left_out: vec!["a\nb".to_owned()],
+            rules,
         };
         let url = link::link(BASE, &s);
         prop_assert_eq!(link::decode(&url), Ok(s.clone()));

@@ -641,9 +641,14 @@ fn page() -> Html {
     {
         let timings = state.timings;
         let status = state.status;
+        let model = state.model.clone();
         use_effect_with((status, state.generation), move |_| {
             if status == Status::Done {
                 publish_timings(timings);
+                // The text is kept for the next visit: so are its rules, to fetch their prose early.
+                if let Some(model) = model {
+                    persist::save_prose_hint(&model);
+                }
             }
         });
     }
@@ -706,7 +711,7 @@ fn page() -> Html {
             <h1><span class="logo" aria-hidden="true">{"⚕"}</span>{" Trace Doctor"}</h1>
             <nav class="site-nav" aria-label={m.nav_label}>
                 <Link<Route> to={Route::Home} classes={classes!((route == Route::Home).then_some("current"))}>{ m.nav_diagnose }</Link<Route>>
-                <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ l.nav_rules(crate::rules::catalogue().len()) }</Link<Route>>
+                <Link<Route> to={Route::Rules} classes={classes!(matches!(route, Route::Rules | Route::Rule { .. }).then_some("current"))}>{ l.nav_rules(crate::rules::COUNT) }</Link<Route>>
             </nav>
             <keys::ShortcutsButton help={help.clone()} />
             <div class="lang-switch" role="group" aria-label={m.lang_switch_label}>

@@ -154,6 +154,24 @@ pub fn is_borrowed(text: &str) -> bool {
 /// The storage key of the language the person chose with the header's switch (`en`, `zh`).
 pub const LANG_KEY: &str = "trace-doctor.lang";
 
+/// The storage key of the rules the last diagnosis showed (a JSON list of ids):
+/// `index.html` fetches their prose while the module loads on the next visit, when the kept text
+/// comes back (issue 13). A hint only: nothing else reads it.
+pub const PROSE_HINT_KEY: &str = "trace-doctor.prose-hint";
+
+/// Keeps the rules a diagnosis showed ([`PROSE_HINT_KEY`]), at most eight.
+pub fn save_prose_hint(model: &crate::view::PageModel) {
+    let mut ids: Vec<&str> = Vec::new();
+    for t in &model.traces {
+        for f in &t.findings {
+            if ids.len() < 8 && !ids.contains(&f.rule.as_str()) {
+                ids.push(&f.rule);
+            }
+        }
+    }
+    let _ = LocalStorage::set(PROSE_HINT_KEY, ids);
+}
+
 /// The language chosen with the switch, kept in this browser (`localStorage`), if any.
 pub fn load_lang() -> Option<crate::lang::Lang> {
     LocalStorage::get::<String>(LANG_KEY)

@@ -136,6 +136,14 @@ pub async fn load(rules: Vec<&'static Rule>, lang: Lang) -> Result<(), String> {
 enum Request {
     /// From the single file's table: the text, or `undefined` when it lacks the file.
     Inlined(JsValue),
+    /// Fetched by `index.html` before the module ran: the text to come (a rejected promise is
+    /// fetched again).
+    Prefetched {
+        /// The URL, to fetch it again.
+        url: String,
+        /// The text.
+        text: Promise,
+    },
     /// `fetch(url)` made.
     Fetched {
         /// The URL, for messages.
@@ -152,6 +160,10 @@ impl Request {
             Request::Inlined(v) => v
                 .as_string()
                 .ok_or_else(|| "the page has no such prose".to_owned()),
+            Request::Prefetched { url, text } => match JsFuture::from(text).await {
+                Ok(v) => v.as_string().ok_or_else(|| format!("{url}: not text")),
+                Err(_) => Box::pin(fetch(url)?.text()).await,
+            },
             Request::Fetched { url, response } => {
                 let response: web_sys::Response = JsFuture::from(response)
                     .await
@@ -184,6 +196,25 @@ fn request(id: &str, lang: Lang) -> Result<Request, String> {
         }
     }
     let url = format!("prose/{key}.json");
+    // Started by index.html while the module loaded (a link's or the kept text's rules).
+    if let Ok(table) = Reflect::get(&global, &"__traceDoctorPrefetch".into()) {
+        if let Ok(promise) = Reflect::get(&table, &key.as_str().into())
+            .unwrap_or(JsValue::UNDEFINED)
+            .dyn_into::<Promise>()
+        {
+            let _ = Reflect::delete_property(
+                table.unchecked_ref::<js_sys::Object>(),
+                &key.as_str().into(),
+            );
+            return Ok(Request::Prefetched { url, text: promise });
+        }
+    }
+    fetch(url)
+}
+
+/// `fetch(url)`, started.
+fn fetch(url: String) -> Result<Request, String> {
+    let global = js_sys::global();
     let fetch = Reflect::get(&global, &"fetch".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())

@@ -9,7 +9,8 @@
 //!   `[generation, text, lang, prose]` (`lang`: 1 for Chinese, else English; `prose`: the
 //!   rules' prose files the page has loaded, [`super::prose::kept`]);
 //! - worker → page: `[0]` ready, `[1, generation, stage, done, total]` progress,
-//!   `[2, generation, model_bytes, diagnose_ms]` result (the bytes of [`super::wire`], transferred),
+//!   `[2, generation, model_bytes, diagnose_ms, prose]` result (the bytes of [`super::wire`],
+//!   transferred; the prose files the worker has, which the page takes in),
 //!   `[3, reason]` when `worker.js` could not load the module.
 //!
 //! A worker diagnoses one input at a time and cannot be interrupted, so a newer input terminates
@@ -147,11 +148,14 @@ fn reply_with_model(
     let model = crate::view::build_lang(text, diagnosis, "", lang);
     let bytes = wire::encode(&model);
     let array = Uint8Array::from(&bytes[..]);
-    let msg = Array::of4(
+    // With the prose files this worker has: the page needs them too (its Share panel's
+    // replies, the next worker).
+    let msg = Array::of5(
         &RESULT.into(),
         &generation.into(),
         &array,
         &(now_ms() - start).into(),
+        &super::prose::kept(),
     );
     let _ = scope.post_message_with_transfer(&msg, &Array::of1(&array.buffer()));
 }
@@ -401,6 +405,7 @@ fn on_message(weak: &Weak<RefCell<Inner>>, id: u64, e: MessageEvent) {
                 }
                 let bytes: Uint8Array = data.get(2).unchecked_into();
                 let diagnose_ms = num(&data.get(3));
+                super::prose::adopt(&data.get(4));
                 Some(match wire::decode(&bytes.to_vec()) {
                     Some(model) => Action::Finished {
                         generation,

@@ -218,14 +218,16 @@ fn link_make(
         }
         redact::apply(&text, &redactions)
     };
+    let diagnosis = trace_doctor::diagnose(&text);
     let mut state = link::SharedState {
+        // The rules whose prose the opening page can fetch while its module starts.
+        rules: link::rules_shown(&diagnosis),
         text,
         finding,
         trace,
         ..link::SharedState::default()
     };
     if short {
-        let diagnosis = trace_doctor::diagnose(&state.text);
         let chosen = state.trace.and_then(|n| n.checked_sub(1));
         let s = link::shorten_trace(&state.text, &diagnosis, chosen);
         if s.left_out.is_empty() {

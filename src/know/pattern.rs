@@ -7,12 +7,24 @@
 //! message holding none of those texts cannot match, and `str::contains` says so much faster.
 
 use regex::Regex;
+use std::sync::OnceLock;
+
+/// Whether [`MessagePattern::new`] compiles the regex at once. Natively (the command line, the
+/// tests) it does, so a bad pattern fails the catalogue's load and its test. In the page the
+/// regex is compiled when a message first gets past the literal prefilter: most rules' regexes
+/// never run on a given trace, and compiling all of them took a good part of the first
+/// diagnosis's time in wasm (issue 13). The page's rules are the same files, checked natively.
+const EAGER: bool = !cfg!(target_arch = "wasm32");
 
 /// A compiled message pattern: [`MessagePattern::is_match`] is `Regex::is_match`, sped up by the
 /// literal each alternative must contain, when every alternative has one.
 #[derive(Debug, Clone)]
 pub struct MessagePattern {
-    re: Regex,
+    /// The pattern as written.
+    source: String,
+    /// The regex, compiled on first use ([`EAGER`]: at once); `None` when it does not compile
+    /// (never for a bundled rule: see [`EAGER`]), which then matches nothing.
+    re: OnceLock<Option<Regex>>,
     /// Named groups that must capture the same text in one match (empty: any match will do).
     same: Vec<String>,
     /// One text per top-level alternative, each required by it; `None` when some alternative
@@ -25,11 +37,23 @@ impl MessagePattern {
     ///
     /// Errors: the regex's own compile error.
     pub fn new(pattern: &str) -> Result<MessagePattern, regex::Error> {
-        Ok(MessagePattern {
-            re: Regex::new(pattern)?,
+        let p = MessagePattern {
+            source: pattern.to_owned(),
+            re: OnceLock::new(),
             same: Vec::new(),
             needles: needles(pattern),
-        })
+        };
+        if EAGER {
+            let _ = p.re.set(Some(Regex::new(pattern)?));
+        }
+        Ok(p)
+    }
+
+    /// The regex, compiled now if it was not yet.
+    fn re(&self) -> Option<&Regex> {
+        self.re
+            .get_or_init(|| Regex::new(&self.source).ok())
+            .as_ref()
     }
 
     /// Compiles `pattern` whose named groups `same` must all capture the same text in one match
@@ -49,7 +73,8 @@ impl MessagePattern {
 
     /// Whether the pattern has a group named `name`.
     pub fn has_group(&self, name: &str) -> bool {
-        self.re.capture_names().flatten().any(|n| n == name)
+        self.re()
+            .is_some_and(|re| re.capture_names().flatten().any(|n| n == name))
     }
 
     /// Whether the `same` groups of one match all captured the same text (true when there are
@@ -67,7 +92,7 @@ impl MessagePattern {
     }
 
     fn capture_as_printed(&self, message: &str, name: &str) -> Option<String> {
-        self.re
+        self.re()?
             .captures_iter(message)
             .find(|c| self.same_agree(c))
             .and_then(|c| c.name(name))
@@ -86,10 +111,13 @@ impl MessagePattern {
                 return false;
             }
         }
+        let Some(re) = self.re() else {
+            return false;
+        };
         if self.same.is_empty() {
-            return self.re.is_match(message);
+            return re.is_match(message);
         }
-        self.re.captures_iter(message).any(|c| self.same_agree(&c))
+        re.captures_iter(message).any(|c| self.same_agree(&c))
     }
 
     /// True when every alternative of the pattern starts with a literal text of at least

@@ -59,6 +59,10 @@ pub struct SharedState {
     /// For the text of a shorter link: what [`shorten`] left out, one phrase each
     /// (`41 of 58 frames of the root cause`), so the page can say so. Empty otherwise.
     pub left_out: Vec<String>,
+    /// The rules of the findings the page showed for this text (ids): a hint that lets the
+    /// opening page fetch their prose while its module starts (`index.html` reads it; issue 13).
+    /// The page diagnoses the text itself; nothing else reads this. Filled by [`offer`].
+    pub rules: Vec<String>,
 }
 
 /// View options carried by a link. Every field has a default and old links lack new fields:
@@ -103,6 +107,9 @@ struct Header {
     o: ViewOptions,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     l: Vec<String>,
+    /// [`SharedState::rules`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    r: Vec<String>,
     /// A 16-bit checksum of each [`CHUNK`] bytes of the text, base64url: what a cut link
     /// restores is checked chunk by chunk (the zlib checksum covers only the whole).
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -293,6 +300,7 @@ pub fn encode(state: &SharedState) -> String {
         t: state.trace,
         o: state.options.clone(),
         l: state.left_out.clone(),
+        r: state.rules.clone(),
         s: chunk_sums(state.text.as_bytes()),
     };
     // A struct of strings and numbers always serialises; the fallback is never used.
@@ -301,6 +309,20 @@ pub fn encode(state: &SharedState) -> String {
     raw.extend_from_slice(state.text.as_bytes());
     let zipped = miniz_oxide::deflate::compress_to_vec_zlib(&raw, LEVEL);
     format!("{FORMAT_VERSION}.{}", URL_SAFE_NO_PAD.encode(zipped))
+}
+
+/// The rules of a diagnosis's findings, each once, in the order the page shows them (at most
+/// eight: a hint, kept short).
+pub fn rules_shown(diagnosis: &crate::Diagnosis) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for t in &diagnosis.traces {
+        for f in &t.findings {
+            if out.len() < 8 && !out.contains(&f.rule) {
+                out.push(f.rule.clone());
+            }
+        }
+    }
+    out
 }
 
 /// `base` without its fragment, then `#/s/` and the payload of `state`.
@@ -343,6 +365,14 @@ pub struct ShorterLink {
 /// chosen trace, `state.trace`, shortened by [`shorten_trace`]) and the catalog page of the
 /// chosen finding. `diagnosis` is the diagnosis of `state.text`.
 pub fn offer(base: &str, state: &SharedState, diagnosis: &crate::Diagnosis) -> LinkOffer {
+    let mut with_rules;
+    let state = if state.rules.is_empty() {
+        with_rules = state.clone();
+        with_rules.rules = rules_shown(diagnosis);
+        &with_rules
+    } else {
+        state
+    };
     let full = link(base, state);
     let length = full.chars().count();
     if length <= MAIL_SAFE_LENGTH {
@@ -364,6 +394,7 @@ pub fn offer(base: &str, state: &SharedState, diagnosis: &crate::Diagnosis) -> L
                 trace: s.trace.map(|_| 1),
                 options: ViewOptions::default(),
                 left_out: s.left_out.clone(),
+                rules: state.rules.clone(),
                 text: s.text,
             },
         );
@@ -606,6 +637,7 @@ fn state_of(h: Header, text: String) -> SharedState {
         trace: h.t,
         options: h.o,
         left_out: h.l,
+        rules: h.r,
     }
 }
 
@@ -713,6 +745,36 @@ pub fn local_only(base: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// A link names the rules its text's findings showed (the opening page fetches their prose
+    /// early); it comes back from the link; a link without them opens as before.
+    #[test]
+    fn a_link_names_the_rules_shown_and_old_links_lack_them() {
+        use super::*;
+        let text = &format!(
+            "{}\n{}",
+            crate::FLAGSHIP_EXAMPLE,
+            include_str!("../../tests/cases/seed-log4j.txt")
+        );
+        let diagnosis = crate::diagnose(text);
+        let state = SharedState {
+            text: text.to_owned(),
+            ..SharedState::default()
+        };
+        let offer = offer("", &state, &diagnosis);
+        let back = decode(&offer.link).expect("decodes");
+        assert_eq!(back.rules, ["async-wait-inflight-cme"]);
+        assert_eq!(&back.text, text);
+        let shorter = offer.shorter.expect("the flagship's link is long");
+        assert_eq!(decode(&shorter.link).expect("decodes").rules, back.rules);
+        // Made without the hint (an older page): the same text and settings, no rules.
+        let plain = decode(&link("", &state)).expect("decodes");
+        assert!(plain.rules.is_empty());
+        assert_eq!(&plain.text, text);
+        // The hint costs a few dozen characters, not more.
+        let extra = offer.link.len() - link("", &state).len();
+        assert!(extra < 60, "{extra}");
+    }
+
     #[test]
     fn public_bases_are_http_urls_ending_in_a_folder_or_a_file() {
         use super::public_base;
@@ -771,6 +833,7 @@ mod tests {
                 all_traces: true,
             },
             left_out: vec![],
+            rules: vec!["async-wait-inflight-cme".to_owned()],
         }
     }
 
@@ -964,7 +1027,12 @@ mod tests {
         };
         let o = offer("https://x/", &s, &d);
         assert!(o.length > MAIL_SAFE_LENGTH, "{}", o.length);
-        assert_eq!(decode(&o.link), Ok(s));
+        // (with the rules the page showed, a hint for the page that opens it)
+        let with_rules = SharedState {
+            rules: rules_shown(&d),
+            ..s.clone()
+        };
+        assert_eq!(decode(&o.link), Ok(with_rules));
         let short = o.shorter.expect("a shorter link");
         assert!(short.length <= MAIL_SAFE_LENGTH, "{}", short.length);
         assert!(

@@ -396,6 +396,10 @@ mod examples {
     include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 }
 
+/// How many rules are bundled (the catalogue's length, known without loading it: the page's
+/// header shows it before the first diagnosis needs the catalogue).
+pub const COUNT: usize = examples::COUNT;
+
 /// The example trace of the rule with this id (its `example` fixture, or its first `match-*`
 /// fixture), as bundled at build time; `None` for an unknown id.
 pub fn example(id: &str) -> Option<&'static str> {
