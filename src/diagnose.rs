@@ -53,6 +53,18 @@ pub struct Diagnosis {
 }
 
 impl Diagnosis {
+    /// The rule ids of the findings, every trace's in input order, each once: the rules whose
+    /// prose the page shows for this text.
+    pub fn finding_rules(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for f in self.traces.iter().flat_map(|t| &t.findings) {
+            if !out.contains(&f.rule.as_str()) {
+                out.push(&f.rule);
+            }
+        }
+        out
+    }
+
     /// Indices into [`Diagnosis::traces`] in the order the page shows them and replies and the
     /// corpus evaluation take them: traces with a diagnosis first (an `error` finding before a
     /// `warning` or `info` one: a TaskManager lost before a checkpoint aborted because its tasks

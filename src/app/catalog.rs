@@ -112,38 +112,49 @@ pub struct RuleProps {
 pub fn rule_page_view(props: &RuleProps) -> Html {
     let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let m = lang.msgs();
-    // The rule's prose, and that of the rules its example's diagnosis shows, loaded once; the
-    // tab's title names the rule once its prose is here.
+    // The example is diagnosed here, in the page, each time the page is opened: the same code
+    // path as a paste (once per rule: its page model is built again when prose arrives).
+    let example = use_memo(props.id.clone(), |id| {
+        catalog::rule_page(id).map(|p| {
+            let d = crate::diagnose(&p.example);
+            (p.example, d)
+        })
+    });
+    // The rule's prose, and that of the rules its example's diagnosis shows, loaded once per
+    // rule and language; the tab's title names the rule once its prose is here.
     let loads = use_state(|| 0u32);
-    let tried = use_mut_ref(Vec::<(AttrValue, crate::lang::Lang)>::new);
     let finished = use_mut_ref(Vec::<(AttrValue, crate::lang::Lang)>::new);
     {
         let loads = loads.clone();
         let finished = finished.clone();
-        use_effect_with((props.id.clone(), lang, *loads), move |(id, lang, n)| {
+        let example = example.clone();
+        use_effect_with((props.id.clone(), lang), move |(id, lang)| {
             let lang = *lang;
             let mut need: Vec<&'static crate::rules::Rule> = crate::rules::by_id(id)
                 .filter(|r| r.prose(lang).is_none())
                 .into_iter()
                 .collect();
-            if let Some(example) = crate::rules::example(id) {
-                for r in super::prose::missing(&crate::diagnose(example), lang) {
+            if let Some((_, d)) = example.as_ref() {
+                for r in super::prose::missing(d, lang) {
                     if !need.iter().any(|x| std::ptr::eq(*x, r)) {
                         need.push(r);
                     }
                 }
             }
-            let n = *n;
-            if need.is_empty() {
+            let route = Route::Rule { id: id.to_string() };
+            let set_title = move || {
                 if let Some(d) = web_sys::window().and_then(|w| w.document()) {
-                    let route = Route::Rule { id: id.to_string() };
                     d.set_title(&super::page_title(&route, lang));
                 }
-            } else if !tried.borrow().contains(&(id.clone(), lang)) {
-                tried.borrow_mut().push((id.clone(), lang));
+            };
+            if need.is_empty() {
+                set_title();
+            } else {
                 let key = (id.clone(), lang);
+                let n = *loads;
                 super::prose::load_then(need, lang, move || {
                     finished.borrow_mut().push(key);
+                    set_title();
                     loads.set(n + 1);
                 });
             }
@@ -152,15 +163,17 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
     let page = use_memo((props.id.clone(), lang, *loads), |(id, lang, _)| {
         catalog::rule_page_in(id, *lang)
     });
-    // The example is diagnosed here, in the page, each time the page is opened: the same code
-    // path as a paste. DOM ids get the prefix `ex-` so they do not clash with the diagnoser's.
-    let model = use_memo((props.id.clone(), lang, *loads), |(id, lang, _)| {
-        catalog::rule_page(id).map(|p| {
-            // (the page model names rules by their prose in `lang`, loaded above)
-            let d = crate::diagnose(&p.example);
-            crate::view::build_lang(&p.example, &d, "ex-", *lang)
+    // DOM ids get the prefix `ex-` so they do not clash with the diagnoser's; the page model
+    // names rules by their prose in `lang`, loaded above.
+    let model = {
+        let example = example.clone();
+        use_memo((props.id.clone(), lang, *loads), move |(_, lang, _)| {
+            example
+                .as_ref()
+                .as_ref()
+                .map(|(text, d)| crate::view::build_lang(text, d, "ex-", *lang))
         })
-    });
+    };
     // Until the rule's prose is here (or could not be had), a line instead of its id as a title.
     let waiting = crate::rules::by_id(&props.id).is_some_and(|r| r.prose(lang).is_none())
         && !finished.borrow().contains(&(props.id.clone(), lang));

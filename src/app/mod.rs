@@ -438,7 +438,7 @@ fn page() -> Html {
                 dispatcher.dispatch(Action::Diagnose {
                     generation,
                     now: now_ms,
-                    then: Some(dispatcher.clone()),
+                    then: dispatcher.clone(),
                 });
                 return;
             }
@@ -449,7 +449,7 @@ fn page() -> Html {
                     dispatcher.dispatch(Action::Diagnose {
                         generation,
                         now: now_ms,
-                        then: Some(dispatcher.clone()),
+                        then: dispatcher.clone(),
                     });
                     return;
                 }
@@ -465,7 +465,7 @@ fn page() -> Html {
                     d2.dispatch(Action::Diagnose {
                         generation,
                         now: now_ms,
-                        then: Some(d2.clone()),
+                        then: d2.clone(),
                     })
                 })
                 .forget();

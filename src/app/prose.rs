@@ -49,6 +49,14 @@ pub fn kept() -> js_sys::Object {
     table
 }
 
+/// Gives `rule` its prose in `lang`, parsed from `text`, and keeps the text for the workers
+/// ([`kept`]).
+fn give(rule: &Rule, lang: Lang, prose: RuleProse, text: String) {
+    if rule.set_prose(lang, prose) {
+        KEPT.with(|k| k.borrow_mut().push((key(&rule.def.id, lang), text)));
+    }
+}
+
 /// Takes in the prose files the page handed over ([`kept`]): each one parsed and given to its
 /// rule, unless the rule has it already. Files that do not parse are passed over (the worker
 /// fetches them when needed).
@@ -69,8 +77,7 @@ pub fn adopt(table: &JsValue) {
                 continue;
             };
             if let Ok(p) = serde_json::from_str::<RuleProse>(&text) {
-                rule.set_prose(lang, p);
-                KEPT.with(|k| k.borrow_mut().push((key, text)));
+                give(rule, lang, p, text);
             }
         }
     }
@@ -79,17 +86,12 @@ pub fn adopt(table: &JsValue) {
 /// The rules a diagnosis shows (every finding of every trace) whose prose in `lang` is not
 /// loaded yet, each once.
 pub fn missing(diagnosis: &Diagnosis, lang: Lang) -> Vec<&'static Rule> {
-    let mut out: Vec<&'static Rule> = Vec::new();
-    for t in &diagnosis.traces {
-        for f in &t.findings {
-            if let Some(rule) = rules::by_id(&f.rule) {
-                if rule.prose(lang).is_none() && !out.iter().any(|r| std::ptr::eq(*r, rule)) {
-                    out.push(rule);
-                }
-            }
-        }
-    }
-    out
+    diagnosis
+        .finding_rules()
+        .into_iter()
+        .filter_map(rules::by_id)
+        .filter(|r| r.prose(lang).is_none())
+        .collect()
 }
 
 /// Every rule whose prose in `lang` is not loaded yet (the catalog's list shows them all).
@@ -103,7 +105,7 @@ pub fn missing_of_all(lang: Lang) -> Vec<&'static Rule> {
 /// Loads the prose of `rules` in `lang`, all requests at once. A rule whose file cannot be had
 /// (offline, a missing file) keeps no prose: the page then shows its id as the title and says
 /// that its explanation could not be loaded. Errors: the first failure, in words.
-pub async fn load(rules: Vec<&'static Rule>, lang: Lang) -> Result<(), String> {
+async fn load(rules: Vec<&'static Rule>, lang: Lang) -> Result<(), String> {
     // Every request is made before the first is awaited: they travel together.
     let pending: Vec<(&'static Rule, Result<Request, String>)> = rules
         .into_iter()
@@ -120,10 +122,7 @@ pub async fn load(rules: Vec<&'static Rule>, lang: Lang) -> Result<(), String> {
             Err(e) => Err(format!("prose of {}: {e}", rule.def.id)),
         });
         match parsed {
-            Ok((prose, text)) => {
-                rule.set_prose(lang, prose);
-                KEPT.with(|k| k.borrow_mut().push((key(&rule.def.id, lang), text)));
-            }
+            Ok((prose, text)) => give(rule, lang, prose, text),
             Err(e) => {
                 first_error.get_or_insert(e);
             }

@@ -105,9 +105,8 @@ pub enum Action {
         /// Clock in milliseconds (`performance.now()`), for timing; `None` when unavailable.
         now: fn() -> Option<f64>,
         /// Where to send [`Action::Show`] once the prose of the findings has loaded, when some
-        /// is missing ([`super::prose`]); `None` shows the result at once, with the rules' ids
-        /// standing in for prose not loaded.
-        then: Option<yew::UseReducerDispatcher<State>>,
+        /// is missing ([`super::prose`]).
+        then: yew::UseReducerDispatcher<State>,
     },
     /// Show this generation's diagnosis, whose rules' prose is loaded now (or could not be).
     Show {
@@ -226,27 +225,22 @@ impl Reducible for State {
                 super::mark("td:diagnosed");
                 let lang = super::lang();
                 let need = super::prose::missing(&diagnosis, lang);
-                match then {
-                    // The findings' prose is not here yet: fetched, then shown (the status
-                    // stays as it is meanwhile, a few milliseconds from the page's own folder).
-                    Some(dispatcher) if !need.is_empty() => {
-                        let diagnosis = Rc::new(diagnosis);
-                        yew::platform::spawn_local(async move {
-                            if let Err(e) = super::prose::load(need, lang).await {
-                                gloo::console::warn!(format!("Trace Doctor: {e}"));
-                            }
-                            super::mark("td:prose-loaded");
-                            dispatcher.dispatch(Action::Show {
-                                generation,
-                                diagnosis,
-                                start,
-                                now,
-                            });
-                        });
-                        self
-                    }
-                    _ => self.show(&diagnosis, start, now),
+                if need.is_empty() {
+                    return self.show(&diagnosis, start, now);
                 }
+                // The findings' prose is not here yet: fetched, then shown (the status stays as
+                // it is meanwhile, a few milliseconds from the page's own folder).
+                let diagnosis = Rc::new(diagnosis);
+                super::prose::load_then(need, lang, move || {
+                    super::mark("td:prose-loaded");
+                    then.dispatch(Action::Show {
+                        generation,
+                        diagnosis,
+                        start,
+                        now,
+                    });
+                });
+                self
             }
             Action::Show {
                 generation,

@@ -128,10 +128,7 @@ fn diagnose_and_reply(
     // The findings' prose first (fetched beside worker.js, or from the single file's table).
     let scope = scope.clone();
     let text = text.to_owned();
-    yew::platform::spawn_local(async move {
-        if let Err(e) = super::prose::load(need, lang).await {
-            gloo::console::warn!(format!("Trace Doctor: {e}"));
-        }
+    super::prose::load_then(need, lang, move || {
         reply_with_model(&scope, generation, &text, &diagnosis, lang, start);
     });
 }
@@ -451,7 +448,7 @@ fn on_failure(weak: &Weak<RefCell<Inner>>, id: u64, message: &str) {
                 .map(|(generation, _)| Action::Diagnose {
                     generation: *generation,
                     now: super::now_ms,
-                    then: Some(inner.dispatcher.clone()),
+                    then: inner.dispatcher.clone(),
                 })
         };
         inner.retired.push(live);

@@ -314,15 +314,8 @@ pub fn encode(state: &SharedState) -> String {
 /// The rules of a diagnosis's findings, each once, in the order the page shows them (at most
 /// eight: a hint, kept short).
 pub fn rules_shown(diagnosis: &crate::Diagnosis) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for t in &diagnosis.traces {
-        for f in &t.findings {
-            if out.len() < 8 && !out.contains(&f.rule) {
-                out.push(f.rule.clone());
-            }
-        }
-    }
-    out
+    let rules = diagnosis.finding_rules();
+    rules.iter().take(8).map(|r| (*r).to_owned()).collect()
 }
 
 /// `base` without its fragment, then `#/s/` and the payload of `state`.
