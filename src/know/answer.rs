@@ -442,9 +442,8 @@ pub fn thrower(
     }
     for &t in &chain {
         for (k, f) in trace.throwables[t].frames.iter().enumerate() {
-            let c = component::of_class(&f.class);
-            if c.kind == ComponentKind::Connector {
-                return (c, Some((t, k)), Basis::Frame);
+            if component::kind_of_class(&f.class) == ComponentKind::Connector {
+                return (component::of_class(&f.class), Some((t, k)), Basis::Frame);
             }
         }
     }
@@ -476,7 +475,7 @@ pub fn thrower(
     for &t in &chain {
         let th = &trace.throwables[t];
         let own = th.frames.iter().enumerate().find(|(_, f)| {
-            component::of_class(&f.class).kind != ComponentKind::Jdk
+            component::kind_of_class(&f.class) != ComponentKind::Jdk
                 && !component::passes_through(&f.class)
         });
         if let Some((k, f)) = own {

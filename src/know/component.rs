@@ -761,25 +761,17 @@ const PASS_THROUGH: &[&str] = &[
 /// no known project is the job's own code (`user-code`). Planner-generated classes
 /// (`StreamExecCalc$35`) are Flink's.
 pub fn of_class(class: &str) -> Component {
-    if crate::frames::group_of(class) == crate::frames::FrameGroup::Flink
-        && !class.starts_with("org.apache.flink.")
-    {
-        return flink();
-    }
-    let best = TABLE
-        .iter()
-        .filter(|(prefix, ..)| class.starts_with(prefix))
-        .max_by_key(|(prefix, ..)| prefix.len());
-    match best {
-        Some(&(prefix, id, name, tracker, kind)) => Component {
+    match classify(class) {
+        Class::Flink => flink(),
+        Class::Known(&(prefix, id, name, tracker, kind)) => Component {
             id: id.to_owned(),
             name: name.to_owned(),
             package: prefix.to_owned(),
             tracker: (!tracker.is_empty()).then(|| tracker.to_owned()),
             kind,
         },
-        None if crate::frames::group_of(class) == crate::frames::FrameGroup::User => user_code(),
-        None => {
+        Class::User => user_code(),
+        Class::Other => {
             // A well-known library without an entry of its own: name it by its package.
             let package: String = class.split('.').take(3).collect::<Vec<_>>().join(".");
             Component {
@@ -790,6 +782,53 @@ pub fn of_class(class: &str) -> Component {
                 kind: ComponentKind::Library,
             }
         }
+    }
+}
+
+/// The kind of [`of_class`]'s component, without building it (the no-rule answer asks this of
+/// every frame of a cause chain).
+pub fn kind_of_class(class: &str) -> ComponentKind {
+    match classify(class) {
+        Class::Flink => ComponentKind::Flink,
+        Class::Known(&(.., kind)) => kind,
+        Class::User => ComponentKind::UserCode,
+        Class::Other => ComponentKind::Library,
+    }
+}
+
+/// Whose a class is, as [`of_class`] decides it.
+enum Class {
+    /// Flink's, outside `org.apache.flink.` (generated code, shaded packages).
+    Flink,
+    /// The longest [`TABLE`] entry whose package prefix the class starts with.
+    Known(
+        &'static (
+            &'static str,
+            &'static str,
+            &'static str,
+            &'static str,
+            ComponentKind,
+        ),
+    ),
+    /// The job's own code.
+    User,
+    /// A well-known library without an entry of its own.
+    Other,
+}
+
+fn classify(class: &str) -> Class {
+    let group = crate::frames::group_of(class);
+    if group == crate::frames::FrameGroup::Flink && !class.starts_with("org.apache.flink.") {
+        return Class::Flink;
+    }
+    let best = TABLE
+        .iter()
+        .filter(|(prefix, ..)| class.starts_with(prefix))
+        .max_by_key(|(prefix, ..)| prefix.len());
+    match best {
+        Some(entry) => Class::Known(entry),
+        None if group == crate::frames::FrameGroup::User => Class::User,
+        None => Class::Other,
     }
 }
 

@@ -27,9 +27,11 @@ pub struct MessagePattern {
     re: OnceLock<Option<Regex>>,
     /// Named groups that must capture the same text in one match (empty: any match will do).
     same: Vec<String>,
-    /// One text per top-level alternative, each required by it; `None` when some alternative
-    /// starts with no usable text (then every message is searched).
+    /// One text per top-level alternative, each its leading literal; `None` when some
+    /// alternative starts with no usable text ([`MessagePattern::is_decisive`]).
     needles: Option<Vec<String>>,
+    /// Texts one of which every match contains ([`prefilter`]); `None`: search every message.
+    prefilter: Option<Prefilter>,
 }
 
 impl MessagePattern {
@@ -42,11 +44,18 @@ impl MessagePattern {
             re: OnceLock::new(),
             same: Vec::new(),
             needles: needles(pattern),
+            prefilter: prefilter(pattern),
         };
         if EAGER {
             let _ = p.re.set(Some(Regex::new(pattern)?));
         }
         Ok(p)
+    }
+
+    /// Compiles the regex now if it was not yet (a worker does so before its first input,
+    /// while the person is still typing: [`crate::rules::compile_patterns`]).
+    pub fn compile(&self) {
+        let _ = self.re();
     }
 
     /// The regex, compiled now if it was not yet.
@@ -106,10 +115,12 @@ impl MessagePattern {
     }
 
     fn is_match_as_printed(&self, message: &str) -> bool {
-        if let Some(needles) = &self.needles {
-            if !needles.iter().any(|n| message.contains(n.as_str())) {
-                return false;
-            }
+        if self
+            .prefilter
+            .as_ref()
+            .is_some_and(|p| !p.may_match(message))
+        {
+            return false;
         }
         let Some(re) = self.re() else {
             return false;
@@ -176,6 +187,176 @@ pub fn needles(pattern: &str) -> Option<Vec<String>> {
         out.push(lit);
     }
     Some(out)
+}
+
+/// What a message must contain for a pattern to match it: one of `needles` (ASCII letters in
+/// any case when `ascii_case`: `(?i)`, which regex-lite applies to ASCII only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prefilter {
+    /// One text per top-level alternative, the longest it requires (lowercase when
+    /// `ascii_case`).
+    pub needles: Vec<String>,
+    /// Whether the pattern starts with `(?i)`.
+    pub ascii_case: bool,
+}
+
+impl Prefilter {
+    /// False when `message` holds none of the needles, so the pattern cannot match it.
+    pub fn may_match(&self, message: &str) -> bool {
+        if self.ascii_case {
+            let hay = message.as_bytes();
+            self.needles.iter().any(|n| {
+                hay.windows(n.len())
+                    .any(|w| w.eq_ignore_ascii_case(n.as_bytes()))
+            })
+        } else {
+            self.needles.iter().any(|n| message.contains(n.as_str()))
+        }
+    }
+}
+
+/// The literal texts `pattern`'s matches must contain: for each top-level alternative, the
+/// longest run of plain characters it requires outside groups and classes (`(?:Kafka)?Consumer
+/// is not safe` requires `Consumer is not safe`; `(Table sink '[^']*'|AppendStreamTableSink)
+/// doesn't support` requires ` doesn't support`). `None` when an alternative requires no text of
+/// at least [`MIN_NEEDLE`] bytes, or when the pattern sets flags other than a leading `(?i)`
+/// (named groups `(?P<…>` and `(?:` are fine). Checking for these texts first spares the regex
+/// most messages: its PikeVM was an eighth of a 1 MB diagnosis before (issue 13).
+pub fn prefilter(pattern: &str) -> Option<Prefilter> {
+    let (body, ascii_case) = match pattern.strip_prefix("(?i)") {
+        Some(rest) => (rest, true),
+        None => (pattern, false),
+    };
+    if body
+        .match_indices("(?")
+        .any(|(i, _)| !body[i + 2..].starts_with(':') && !body[i + 2..].starts_with("P<"))
+    {
+        return None;
+    }
+    let mut needles = Vec::new();
+    for alt in top_level_alternatives(body) {
+        let lit = longest_required_literal(alt);
+        if lit.len() < MIN_NEEDLE || ascii_case && !lit.is_ascii() {
+            return None;
+        }
+        needles.push(if ascii_case {
+            lit.to_ascii_lowercase()
+        } else {
+            lit
+        });
+    }
+    Some(Prefilter {
+        needles,
+        ascii_case,
+    })
+}
+
+/// The longest run of plain characters (and escaped punctuation) that `alt` (an alternative
+/// without a top-level `|`) requires, outside its groups and classes. A character made optional
+/// or repeatable by a quantifier after it ends the run before it (`ab?` requires `a`; `ab+c`
+/// requires `ab`).
+fn longest_required_literal(alt: &str) -> String {
+    let mut best = String::new();
+    let mut run = String::new();
+    let mut chars = alt.chars().peekable();
+    let end_run = |run: &mut String, best: &mut String| {
+        if run.len() > best.len() {
+            *best = std::mem::take(run);
+        }
+        run.clear();
+    };
+    while let Some(c) = chars.next() {
+        let literal = match c {
+            '\\' => match chars.next() {
+                Some(e) if e.is_ascii_punctuation() => Some(e),
+                // `\d`, `\s`, `\b`, `\x41`…: a class, an assertion or a code, not plain text.
+                _ => None,
+            },
+            '(' => {
+                // Skip the group, whatever it holds.
+                let mut depth = 1;
+                let mut in_class = false;
+                while depth > 0 {
+                    match chars.next() {
+                        None => break,
+                        Some('\\') => {
+                            chars.next();
+                        }
+                        Some('[') if !in_class => in_class = true,
+                        Some(']') if in_class => in_class = false,
+                        Some('(') if !in_class => depth += 1,
+                        Some(')') if !in_class => depth -= 1,
+                        Some(_) => {}
+                    }
+                }
+                None
+            }
+            '[' => {
+                // Skip the class (a `]` right after `[` or `[^` is a member).
+                let mut first = true;
+                while let Some(k) = chars.next() {
+                    match k {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '^' if first => continue,
+                        ']' if !first => break,
+                        _ => {}
+                    }
+                    first = false;
+                }
+                None
+            }
+            '{' => {
+                // A repetition `{m,n}` of what came before: that is not required as a run.
+                run.pop();
+                for k in chars.by_ref() {
+                    if k == '}' {
+                        break;
+                    }
+                }
+                None
+            }
+            '?' | '*' => {
+                run.pop();
+                None
+            }
+            '+' | '.' | '^' | '$' | ')' | ']' | '}' | '|' => None,
+            c => Some(c),
+        };
+        match literal {
+            Some(ch) => match chars.peek() {
+                // Optional or repeated zero times: not required.
+                Some('?' | '*' | '{') => {
+                    end_run(&mut run, &mut best);
+                    if chars.next() == Some('{') {
+                        for k in chars.by_ref() {
+                            if k == '}' {
+                                break;
+                            }
+                        }
+                    }
+                    if chars.peek() == Some(&'?') {
+                        chars.next();
+                    }
+                }
+                Some('+') => {
+                    run.push(ch);
+                    end_run(&mut run, &mut best);
+                }
+                _ => run.push(ch),
+            },
+            None => {
+                end_run(&mut run, &mut best);
+                // A lazy `?` after a quantifier.
+                if matches!(c, '*' | '+' | '?' | '}') && chars.peek() == Some(&'?') {
+                    chars.next();
+                }
+            }
+        }
+    }
+    end_run(&mut run, &mut best);
+    best
 }
 
 /// Splits `pattern` at the `|`s outside groups and classes.
@@ -273,6 +454,111 @@ mod tests {
             None,
             "| inside a class or group"
         );
+    }
+
+    #[test]
+    fn the_prefilter_needs_the_longest_text_each_alternative_requires() {
+        let needles = |p: &str| prefilter(p).map(|f| f.needles);
+        assert_eq!(
+            needles("(?:Kafka)?Consumer is not safe"),
+            Some(vec!["Consumer is not safe".to_owned()])
+        );
+        assert_eq!(
+            needles("(Table sink '[^']*'|AppendStreamTableSink) doesn't support"),
+            Some(vec![" doesn't support".to_owned()])
+        );
+        assert_eq!(
+            needles(r"(?:^|: )(?P<class>[\w.$]+)@[0-9a-f]+ is not serializable\. The"),
+            Some(vec![" is not serializable. The".to_owned()])
+        );
+        assert_eq!(needles("ab?cd{2}efg"), Some(vec!["efg".to_owned()]));
+        assert_eq!(needles("abcd+ef"), Some(vec!["abcd".to_owned()]));
+        assert_eq!(needles(r"x\d+yz{1,3}abcd"), Some(vec!["abcd".to_owned()]));
+        assert_eq!(
+            needles("[abc]]x|longer one"),
+            None,
+            "one alternative too short"
+        );
+        assert_eq!(
+            needles("^(Java heap space|GC overhead)"),
+            None,
+            "only a group"
+        );
+        assert_eq!(needles("(?s)abc"), None, "other flags");
+        let ci = prefilter("(?i)connection refused|UnknownHost").expect("ASCII needles");
+        assert_eq!(ci.needles, ["connection refused", "unknownhost"]);
+        assert!(ci.ascii_case && ci.may_match("java.net.ConnectException: Connection Refused"));
+        assert!(!ci.may_match("Connection reset"));
+        assert_eq!(
+            needles("(?i)拒绝连接|abc"),
+            None,
+            "case folding of non-ASCII needles"
+        );
+    }
+
+    /// Small regexes over a tiny alphabet: every construct the prefilter reads.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn small_regex() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let atom = prop_oneof![
+            "[abc ]{1,4}",
+            Just(r"\.".to_owned()),
+            Just("[ab]".to_owned()),
+            Just("[^a]".to_owned()),
+            Just(r"\w".to_owned()),
+            Just(".".to_owned()),
+            Just("(?:a|bc)".to_owned()),
+            Just("(?P<g>ab)".to_owned()),
+            Just("^".to_owned()),
+            Just("$".to_owned()),
+        ];
+        let quantifier = prop_oneof![
+            Just(""),
+            Just(""),
+            Just("?"),
+            Just("*"),
+            Just("+"),
+            Just("{2}"),
+            Just("{0,2}"),
+            Just("+?"),
+        ];
+        let piece = (atom, quantifier).prop_map(|(a, q)| format!("{a}{q}"));
+        let alt = proptest::collection::vec(piece, 1..5).prop_map(|v| v.concat());
+        (
+            proptest::collection::vec(alt, 1..3).prop_map(|v| v.join("|")),
+            proptest::bool::ANY,
+        )
+            .prop_map(|(p, ci)| if ci { format!("(?i){p}") } else { p })
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    use proptest::strategy::Strategy as _;
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn the_prefilter_never_rejects_what_the_regex_matches(
+            (pattern, message) in small_regex().prop_flat_map(|p| {
+                // Messages the pattern matches (proptest draws them from the regex, without
+                // its anchors and flags), among random ones.
+                let plain = p.replace("(?i)", "").replace(['^', '$'], "").replace("(?P<g>", "(");
+                let drawn = proptest::string::string_regex(&plain)
+                    .map(proptest::strategy::Strategy::boxed)
+                    .unwrap_or_else(|_| proptest::strategy::Strategy::boxed(proptest::strategy::Just(String::new())));
+                (
+                    proptest::strategy::Just(p),
+                    proptest::prop_oneof![
+                        "[abcABC. ]{0,16}",
+                        ("[ab]{0,3}", drawn, "[ab]{0,3}").prop_map(|(a, m, b)| format!("{a}{m}{b}")),
+                    ],
+                )
+            }),
+        ) {
+            if let Ok(re) = Regex::new(&pattern) {
+                let p = MessagePattern::new(&pattern).expect("it compiles");
+                proptest::prop_assert_eq!(p.is_match(&message), re.is_match(&message), "{} on {:?}", pattern, message);
+            }
+        }
     }
 
     #[test]

@@ -98,6 +98,9 @@ struct Knowledge {
     lines: Vec<LineFact>,
     /// Indices into `lines` by `frame`.
     lines_by_frame: HashMap<String, Vec<usize>>,
+    /// The classes of those frames: most frames of a trace are not Flink's, and are passed over
+    /// without building their `class.method`.
+    line_classes: std::collections::HashSet<String>,
     groups: Vec<LineGroup>,
     /// Every known release (the `[[release]]` entries, the checked ones and those the line
     /// hints name), sorted, with its date when known.
@@ -207,6 +210,10 @@ fn knowledge() -> &'static Knowledge {
         Knowledge {
             hints,
             lines,
+            line_classes: lines_by_frame
+                .keys()
+                .filter_map(|f| f.rsplit_once('.').map(|(class, _)| class.to_owned()))
+                .collect(),
             lines_by_frame,
             groups,
             releases,
@@ -360,13 +367,16 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
             let (Some(file), Some(line)) = (f.file(), f.line()) else {
                 continue;
             };
+            if !k.line_classes.contains(f.class.as_str()) {
+                continue;
+            }
             let qm = f.qualified_method();
+            let Some(indices) = k.lines_by_frame.get(&qm) else {
+                continue;
+            };
             let above = match i.checked_sub(1).and_then(|j| frames.get(j)) {
                 Some(c) => c.qualified_method(),
                 None => format!("new {}", t.class),
-            };
-            let Some(indices) = k.lines_by_frame.get(&qm) else {
-                continue;
             };
             // The entries of a group share their callee: match it once per group.
             let mut callee_ok: Vec<(usize, bool)> = Vec::new();

@@ -7,4 +7,5 @@ mod json_throwable;
 pub mod logline;
 pub mod model;
 pub mod parse;
+pub mod scan;
 pub mod span;

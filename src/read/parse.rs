@@ -9,6 +9,7 @@
 
 use crate::decode::{self, looks_like_frame_call, Document};
 use crate::model::{Frame, Location, Relation, ThreadInfo, Throwable, Trace};
+use crate::read::scan;
 use crate::span::Span;
 use serde::Serialize;
 
@@ -296,9 +297,16 @@ fn kind_of(body: &str) -> Kind {
 /// `/` in it), then its location in parentheses, or the end of the line (a hard-wrapped frame).
 /// Prose in a mail (`  at first I thought…`, `at 10.30 it failed`, `at e.g. noon`) does not.
 fn is_frame_call(rest: &str) -> bool {
-    let name_len = rest
-        .find(|c: char| c == '(' || c == '（' || c.is_whitespace())
-        .unwrap_or(rest.len());
+    let name_len = scan::find_char(rest, |c| {
+        c == '('
+            || c == '（'
+            || if c.is_ascii() {
+                scan::is_ascii_space(c)
+            } else {
+                c.is_whitespace()
+            }
+    })
+    .unwrap_or(rest.len());
     let (name, after) = rest.split_at(name_len);
     let starts_ok = name
         .bytes()
@@ -560,7 +568,8 @@ fn parse_frame_text(text: &str) -> (String, String, Location, Option<String>, Op
     // A Chinese input method writes full-width parentheses and colons (`（Foo.java：12）`);
     // read them as Java prints them. Only the returned strings change, not the spans.
     let ascii;
-    let text = if text.contains(['（', '）', '：']) {
+    // (Each full-width form starts with the byte 0xEF: most frames have none.)
+    let text = if text.as_bytes().contains(&0xEF) && text.contains(['（', '）', '：']) {
         ascii = fullwidth_to_ascii(text);
         ascii.trim()
     } else {
@@ -1549,7 +1558,7 @@ impl<'a> DocParser<'a> {
             }
         }
         let span = self.span(line.body, end);
-        if !text.contains(['(', '（']) {
+        if scan::find_either(&text, b'(', '（').is_none() {
             self.out
                 .problems
                 .push(Problem::new(span, ProblemKind::FrameWithoutLocation));
@@ -1643,8 +1652,8 @@ impl<'a> DocParser<'a> {
 }
 
 fn frame_complete(text: &str) -> bool {
-    match text.find(['(', '（']) {
-        Some(open) => text[open..].contains([')', '）']),
+    match scan::find_either(text, b'(', '（') {
+        Some(open) => scan::find_either(&text[open..], b')', '）').is_some(),
         None => false,
     }
 }

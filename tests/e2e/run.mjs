@@ -2007,6 +2007,8 @@ await test('typing into a 1 MB text: no main-thread stall of 100 ms or more, pro
   check(tail.endsWith('\njava.lang.IllegalState'), `the typed text did not land: the text ends ${JSON.stringify(tail)}`);
   check(r.keys.length === 23, `${r.keys.length} keystrokes recorded, 23 typed`);
   const updates = await page.evaluate((t) => window.__statusLog.filter(([at, e]) => at > t && e.startsWith('done|')).length, slowFrom);
+  const typed = await page.evaluate((t) => window.__statusLog.filter(([at]) => at > t).map(([at, e]) => `+${(at - t).toFixed(0)} ${e.startsWith("done|") ? e : e.split("|")[0] + (e.match(/\d+%/) || [""])[0]}`), slowFrom);
+  console.log(`    typing: status after the slow keys began: ${typed.join(', ')}`);
   check(updates >= 5, `the diagnosis was updated ${updates} times while the person typed 9 keys a second apart`);
   const longest = Math.max(0, ...r.tasks);
   // Chromium's own edit of a 1 MB textarea is a long task of its own (60-150 ms for the first
