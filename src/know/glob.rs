@@ -208,5 +208,8 @@ mod tests {
         assert!(compile("{a,{b}}").is_err());
         assert!(compile("a}").is_err());
         assert_eq!(compile("{a").unwrap_err().reason, "unclosed \"{\"");
+        let many = "{a,b,c,d}".repeat(5);
+        assert!(compile(&many[..36]).is_ok(), "256 alternatives");
+        assert!(compile(&many).is_err(), "1,024 alternatives");
     }
 }

@@ -269,7 +269,29 @@ fn longest_required_literal(alt: &str) -> String {
         let literal = match c {
             '\\' => match chars.next() {
                 Some(e) if e.is_ascii_punctuation() => Some(e),
-                // `\d`, `\s`, `\b`, `\x41`…: a class, an assertion or a code, not plain text.
+                // A code (`\x41`, `\x{41}`, `\u0041`, `\U00000041`) or a class (`\pL`,
+                // `\p{Greek}`): its digits or name are not text.
+                Some(e @ ('x' | 'u' | 'U' | 'p' | 'P')) => {
+                    if chars.peek() == Some(&'{') {
+                        for k in chars.by_ref() {
+                            if k == '}' {
+                                break;
+                            }
+                        }
+                    } else {
+                        let digits = match e {
+                            'x' => 2,
+                            'u' => 4,
+                            'U' => 8,
+                            _ => 1,
+                        };
+                        for _ in 0..digits {
+                            chars.next();
+                        }
+                    }
+                    None
+                }
+                // `\d`, `\s`, `\b`…: a class or an assertion, not plain text.
                 _ => None,
             },
             '(' => {
@@ -472,6 +494,11 @@ mod tests {
             Some(vec![" is not serializable. The".to_owned()])
         );
         assert_eq!(needles("ab?cd{2}efg"), Some(vec!["efg".to_owned()]));
+        assert_eq!(
+            needles(r"ab\x41\x{42}\u0043cd"),
+            None,
+            "a code's digits are not text"
+        );
         assert_eq!(needles("abcd+ef"), Some(vec!["abcd".to_owned()]));
         assert_eq!(needles(r"x\d+yz{1,3}abcd"), Some(vec!["abcd".to_owned()]));
         assert_eq!(
@@ -506,6 +533,8 @@ mod tests {
             Just("[ab]".to_owned()),
             Just("[^a]".to_owned()),
             Just(r"\w".to_owned()),
+            Just(r"\x61".to_owned()),
+            Just(r"\x{62}c".to_owned()),
             Just(".".to_owned()),
             Just("(?:a|bc)".to_owned()),
             Just("(?P<g>ab)".to_owned()),
