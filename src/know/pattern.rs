@@ -1,10 +1,10 @@
 //! Message patterns: a regex with a literal prefilter.
 //!
 //! The page's regex engine (`regex-lite`, chosen for size) scans every position of a message with
-//! its PikeVM and has no literal optimisation of its own. Most rule patterns begin each of their
-//! alternatives with plain text (`Could not find any factory for identifier '[^']*'`,
-//! `Timeout expired while fetching topic metadata|not present in metadata after \d+ ms`): a
-//! message holding none of those texts cannot match, and `str::contains` says so much faster.
+//! its PikeVM and has no literal optimisation of its own. Almost every rule pattern requires some
+//! plain text in each of its alternatives (`Could not find any factory for identifier '[^']*'`,
+//! `(?:Kafka)?Consumer is not safe for multi-threaded access`): a message holding none of those
+//! texts cannot match, and `str::contains` says so much faster ([`prefilter`]).
 
 use regex::Regex;
 use std::sync::OnceLock;
