@@ -363,8 +363,15 @@ fn longest_required_literal(alt: &str) -> String {
                     }
                 }
                 Some('+') => {
-                    run.push(ch);
+                    chars.next();
+                    // `a+` requires `a`; `a+*` or `a+{0,2}` (a quantified repetition) does not.
+                    if !matches!(chars.peek(), Some('*' | '{')) {
+                        run.push(ch);
+                    }
                     end_run(&mut run, &mut best);
+                    if chars.peek() == Some(&'?') {
+                        chars.next();
+                    }
                 }
                 _ => run.push(ch),
             },
@@ -500,6 +507,11 @@ mod tests {
             "a code's digits are not text"
         );
         assert_eq!(needles("abcd+ef"), Some(vec!["abcd".to_owned()]));
+        assert_eq!(
+            needles("xbaa+*"),
+            Some(vec!["xba".to_owned()]),
+            "a+* is optional"
+        );
         assert_eq!(needles(r"x\d+yz{1,3}abcd"), Some(vec!["abcd".to_owned()]));
         assert_eq!(
             needles("[abc]]x|longer one"),
