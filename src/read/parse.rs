@@ -297,16 +297,8 @@ fn kind_of(body: &str) -> Kind {
 /// `/` in it), then its location in parentheses, or the end of the line (a hard-wrapped frame).
 /// Prose in a mail (`  at first I thought…`, `at 10.30 it failed`, `at e.g. noon`) does not.
 fn is_frame_call(rest: &str) -> bool {
-    let name_len = scan::find_char(rest, |c| {
-        c == '('
-            || c == '（'
-            || if c.is_ascii() {
-                scan::is_ascii_space(c)
-            } else {
-                c.is_whitespace()
-            }
-    })
-    .unwrap_or(rest.len());
+    let name_len = scan::find_char(rest, |c| c == '(' || c == '（' || scan::is_whitespace(c))
+        .unwrap_or(rest.len());
     let (name, after) = rest.split_at(name_len);
     let starts_ok = name
         .bytes()

@@ -27,10 +27,14 @@ pub fn find_char(text: &str, pred: impl Fn(char) -> bool) -> Option<usize> {
     None
 }
 
-/// `char::is_whitespace` for an ASCII `c`, inline (`\t`, `\n`, vertical tab, form feed, `\r`,
-/// space).
-pub fn is_ascii_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
+/// `char::is_whitespace`, with ASCII characters (`\t`, `\n`, vertical tab, form feed, `\r`,
+/// space) answered inline.
+pub fn is_whitespace(c: char) -> bool {
+    if c.is_ascii() {
+        matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
+    } else {
+        c.is_whitespace()
+    }
 }
 
 /// Byte offset of the first `ascii` or `wide` in `text` (a parenthesis or colon and its
@@ -77,9 +81,8 @@ mod tests {
             text.find(char::is_whitespace)
         );
         assert_eq!(find_char("a\u{3000}b", char::is_whitespace), Some(1));
-        for b in 0..128u8 {
-            let c = char::from(b);
-            assert_eq!(is_ascii_space(c), c.is_whitespace(), "{b}");
+        for c in (0..0x3100u32).filter_map(char::from_u32) {
+            assert_eq!(is_whitespace(c), c.is_whitespace(), "{c:?}");
         }
         assert_eq!(find_str(text, "then"), text.find("then"));
         assert_eq!(find_str(text, ""), Some(0));
