@@ -277,6 +277,16 @@ fn main() {
         rules.len()
     ));
     fs::write(Path::new(&out_dir).join("examples.rs"), examples).expect("OUT_DIR is writable");
+    // The page's build (`lazy-prose`) carries no examples: each is in its rule's prose files
+    // (src/know/rules/files.rs), fetched when a rule page shows it (issue 13: 38 KB gzipped).
+    fs::write(
+        Path::new(&out_dir).join("examples-lazy.rs"),
+        format!(
+            "/// The number of rules bundled.\npub const COUNT: usize = {};\n",
+            rules.len()
+        ),
+    )
+    .expect("OUT_DIR is writable");
     let json = serde_json::to_string(&rules).expect("rules serialise");
     fs::write(Path::new(&out_dir).join("rules.json"), json).expect("OUT_DIR is writable");
     // The page's rules: what matching needs, without the prose (loaded per rule, issue 13).

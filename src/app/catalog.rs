@@ -113,8 +113,11 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
     let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let m = lang.msgs();
     // The example is diagnosed here, in the page, each time the page is opened: the same code
-    // path as a paste (once per rule: its page model is built again when prose arrives).
-    let example = use_memo(props.id.clone(), |id| {
+    // path as a paste (once per rule: its page model is built again when prose arrives). The
+    // page's module bundles no examples: a rule's comes with its prose file
+    // (`crate::rules::example`), and is diagnosed once it is here.
+    let has_example = crate::rules::example(&props.id).is_some();
+    let example = use_memo((props.id.clone(), has_example), |(id, _)| {
         catalog::rule_page(id).map(|p| {
             let d = crate::diagnose(&p.example);
             (p.example, d)
@@ -128,37 +131,40 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
         let loads = loads.clone();
         let finished = finished.clone();
         let example = example.clone();
-        use_effect_with((props.id.clone(), lang), move |(id, lang)| {
-            let lang = *lang;
-            let mut need: Vec<&'static crate::rules::Rule> = crate::rules::by_id(id)
-                .filter(|r| r.prose(lang).is_none())
-                .into_iter()
-                .collect();
-            if let Some((_, d)) = example.as_ref() {
-                for r in super::prose::missing(d, lang) {
-                    if !need.iter().any(|x| std::ptr::eq(*x, r)) {
-                        need.push(r);
+        use_effect_with(
+            (props.id.clone(), lang, has_example),
+            move |(id, lang, _)| {
+                let lang = *lang;
+                let mut need: Vec<&'static crate::rules::Rule> = crate::rules::by_id(id)
+                    .filter(|r| r.prose(lang).is_none())
+                    .into_iter()
+                    .collect();
+                if let Some((_, d)) = example.as_ref() {
+                    for r in super::prose::missing(d, lang) {
+                        if !need.iter().any(|x| std::ptr::eq(*x, r)) {
+                            need.push(r);
+                        }
                     }
                 }
-            }
-            let route = Route::Rule { id: id.to_string() };
-            let set_title = move || {
-                if let Some(d) = web_sys::window().and_then(|w| w.document()) {
-                    d.set_title(&super::page_title(&route, lang));
-                }
-            };
-            if need.is_empty() {
-                set_title();
-            } else {
-                let key = (id.clone(), lang);
-                let n = *loads;
-                super::prose::load_then(need, lang, move || {
-                    finished.borrow_mut().push(key);
+                let route = Route::Rule { id: id.to_string() };
+                let set_title = move || {
+                    if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+                        d.set_title(&super::page_title(&route, lang));
+                    }
+                };
+                if need.is_empty() {
                     set_title();
-                    loads.set(n + 1);
-                });
-            }
-        });
+                } else {
+                    let key = (id.clone(), lang);
+                    let n = *loads;
+                    super::prose::load_then(need, lang, move || {
+                        finished.borrow_mut().push(key);
+                        set_title();
+                        loads.set(n + 1);
+                    });
+                }
+            },
+        );
     }
     let page = use_memo((props.id.clone(), lang, *loads), |(id, lang, _)| {
         catalog::rule_page_in(id, *lang)

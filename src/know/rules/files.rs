@@ -1,6 +1,7 @@
 //! The rules' prose as the page loads it (issue 13): one JSON file per rule and language,
 //! `<dir>/<lang>/<id>.json` (`lang`: `en`, `zh`), each a [`RuleProse`] made by
-//! [`RuleDef::prose`] from the bundled rules, the same prose the command line shows. The page's
+//! [`RuleDef::prose`] from the bundled rules, the same prose the command line shows, with the
+//! rule's example trace ([`RuleProse::example`]: the page bundles none). The page's
 //! build writes them (`trace-doctor page-data dist/prose`, a Trunk hook); `src/app/prose.rs`
 //! reads them.
 
@@ -15,7 +16,8 @@ pub fn of(def: &RuleDef) -> Vec<(String, String)> {
     LANGS
         .iter()
         .map(|&(lang, zh)| {
-            let prose: RuleProse = def.prose(zh);
+            let mut prose: RuleProse = def.prose(zh);
+            prose.example = super::example(&def.id).unwrap_or_default().to_owned();
             (
                 format!("{lang}/{}.json", def.id),
                 serde_json::to_string(&prose).unwrap_or_default(),
@@ -110,6 +112,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Each rule's files carry its example trace, the one the command line bundles (the page's
+    /// module has none: its rule page shows the file's), in both languages.
+    #[test]
+    fn each_file_carries_the_rule_example() {
+        for rule in rules::catalogue() {
+            let example = rules::example(&rule.def.id).expect("bundled here");
+            for (path, json) in of(&rule.def) {
+                let prose: RuleProse = serde_json::from_str(&json).expect("the file parses");
+                assert_eq!(prose.example, example, "{path}");
+            }
+        }
+        let some = rules::catalogue()
+            .iter()
+            .filter(|r| rules::example(&r.def.id).is_some_and(|e| !e.is_empty()));
+        assert!(some.count() >= 80, "rules with an example");
     }
 
     /// What the page bundles is what matching needs and no prose: every prose part is gone

@@ -414,8 +414,13 @@ pub fn by_id(id: &str) -> Option<&'static Rule> {
     catalogue().iter().find(|r| r.def.id == id)
 }
 
+#[cfg(not(feature = "lazy-prose"))]
 mod examples {
     include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+}
+#[cfg(feature = "lazy-prose")]
+mod examples {
+    include!(concat!(env!("OUT_DIR"), "/examples-lazy.rs"));
 }
 
 /// How many rules are bundled (the catalogue's length, known without loading it: the page's
@@ -424,11 +429,25 @@ pub const COUNT: usize = examples::COUNT;
 
 /// The example trace of the rule with this id (its `example` fixture, or its first `match-*`
 /// fixture), as bundled at build time; `None` for an unknown id.
+#[cfg(not(feature = "lazy-prose"))]
 pub fn example(id: &str) -> Option<&'static str> {
     examples::EXAMPLES
         .iter()
         .find(|(rule, _)| *rule == id)
         .map(|(_, text)| *text)
+}
+
+/// The example trace of the rule with this id (its `example` fixture, or its first `match-*`
+/// fixture), from the rule's prose file in either language ([`RuleProse::example`]: the page's
+/// build bundles no examples); `None` for an unknown id and until a prose file of the rule is
+/// loaded.
+#[cfg(feature = "lazy-prose")]
+pub fn example(id: &str) -> Option<&'static str> {
+    let rule = by_id(id)?;
+    [Lang::En, Lang::Zh]
+        .into_iter()
+        .find_map(|lang| rule.prose(lang))
+        .map(|p| p.example.as_str())
 }
 
 /// The simple class names a class glob names literally: `{akka.pattern.AskTimeoutException,

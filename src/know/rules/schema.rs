@@ -138,6 +138,11 @@ pub struct RuleProse {
     /// translation in the language asked for).
     #[serde(default)]
     pub translated: bool,
+    /// The rule's example trace ([`crate::rules::example`]), in the files the page loads (the
+    /// page's module bundles no examples: its rule page shows this one); empty in a rule's own
+    /// prose ([`RuleDef::prose`]), which the bundled examples accompany.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub example: String,
 }
 
 impl RuleDef {
@@ -168,6 +173,7 @@ impl RuleDef {
             roles: Default::default(),
             steps,
             translated: false,
+            example: String::new(),
         };
         match (&self.zh, zh) {
             (Some(t), true) => {
@@ -186,6 +192,7 @@ impl RuleDef {
                     roles: t.roles.clone(),
                     steps,
                     translated: true,
+                    example: String::new(),
                 }
             }
             _ => english,
