@@ -1,7 +1,8 @@
 // Turns the Trunk build in dist/ into one self-contained HTML file (for file:// and mail
 // attachments): the CSS in a <style>, the wasm-bindgen glue and worker.js as blob: URLs, the
-// wasm as base64, the rules' prose (dist/prose/<lang>/<id>.json) as one JSON table the page and
-// its worker read instead of fetching (src/app/prose.rs). Usage:
+// wasm as base64 (the page's, and the Share worker's, made a blob: URL when the panel opens),
+// the rules' prose (dist/prose/<lang>/<id>.json) as one JSON table the page and its worker
+// read instead of fetching (src/app/prose.rs). Usage:
 // node scripts/inline.mjs [dist-dir] [out-file]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,17 @@ const css = one(/^main-.*\.css$/, 'stylesheet').toString('utf8');
 const glue = one(/^trace-doctor-web-.*\.js$/, 'wasm-bindgen glue').toString('utf8');
 const wasm = one(/^trace-doctor-web-.*_bg\.wasm$/, 'wasm module');
 const worker = fs.readFileSync(path.join(dist, 'worker.js'), 'utf8');
+// The Share panel's worker (src/bin/share.rs): its own glue and module (Trunk names a worker's
+// files without a hash).
+const shareGlue = fs.readFileSync(path.join(dist, 'trace-doctor-share.js'), 'utf8');
+const shareWasm = fs.readFileSync(path.join(dist, 'trace-doctor-share_bg.wasm'));
+// Runs in the Share worker (a classic worker from a blob: URL, as the diagnosis worker): imports
+// the glue from a blob: URL it makes itself and starts the module from its bytes; says why when
+// it cannot (src/app/share_worker.rs reads [2, reason]).
+const shareLoader = `(async () => {
+  const bindings = await import(URL.createObjectURL(new Blob([glue], { type: 'text/javascript' })));
+  await bindings.default({ module_or_path: Uint8Array.from(atob(wasm), (c) => c.charCodeAt(0)) });
+})().catch((e) => self.postMessage([2, String((e && e.message) || e)]));`;
 // {"en/<id>": "<json>", …}: every prose file, by its path under prose/ without `.json`.
 const prose = {};
 for (const lang of fs.readdirSync(path.join(dist, 'prose')).sort()) {
@@ -36,6 +48,17 @@ const blobUrl = (...parts) => URL.createObjectURL(new Blob(parts, { type: 'text/
 const prose = document.getElementById('trace-doctor-prose').textContent;
 window.__traceDoctorProse = JSON.parse(prose);
 window.__traceDoctorWorkerUrl = blobUrl(${lit(`self.__traceDoctorGlue = ${lit(glue)};\nself.__traceDoctorProse = `)}, prose, ${lit(`;\n${worker}`)});
+// The Share worker's script, made when the Share panel first asks for it (its module's text is
+// read now: the app replaces the body's elements when it starts).
+const shareWasm = document.getElementById('trace-doctor-share-wasm').textContent.trim();
+let shareUrl;
+Object.defineProperty(window, '__traceDoctorShareWorkerUrl', { get() {
+  if (!shareUrl) {
+    const wasm = shareWasm;
+    shareUrl = blobUrl(${lit('const glue = ' + lit(shareGlue) + ';\nconst wasm = ')}, JSON.stringify(wasm), ${lit(';\n' + shareLoader)});
+  }
+  return shareUrl;
+} });
 const bindings = await import(blobUrl(${lit(glue)}));
 const b64 = document.getElementById('trace-doctor-wasm').textContent.trim();
 const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -57,7 +80,8 @@ let page = html
 page = page.replace(
   '</body>',
   () => `<script type="application/json" id="trace-doctor-prose">${lit(prose)}</script>\n`
-    + `<script type="application/octet-stream" id="trace-doctor-wasm">${wasm.toString('base64')}</script>\n</body>`,
+    + `<script type="application/octet-stream" id="trace-doctor-wasm">${wasm.toString('base64')}</script>\n`
+    + `<script type="application/octet-stream" id="trace-doctor-share-wasm">${shareWasm.toString('base64')}</script>\n</body>`,
 );
 const leftover = /(?:href|src)="(?![a-z]+:)[^"]+\.(?:css|js|wasm)"/.exec(page);
 if (leftover) throw new Error(`the single file still refers to a file: ${leftover[0]}`);

@@ -49,6 +49,12 @@ pub fn kept() -> js_sys::Object {
     table
 }
 
+/// The prose files loaded so far, `(key, json)` (the Share worker takes them:
+/// [`crate::share::wire::Request::prose`]).
+pub fn kept_files() -> Vec<(String, String)> {
+    KEPT.with(|k| k.borrow().clone())
+}
+
 /// Gives `rule` its prose in `lang`, parsed from `text`, and keeps the text for the workers
 /// ([`kept`]).
 fn give(rule: &Rule, lang: Lang, prose: RuleProse, text: String) {

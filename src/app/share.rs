@@ -1,10 +1,14 @@
 //! The Share panel: redaction (on by default, with a preview), the share link with its length
 //! (and past 2,000 characters a shorter link and the rule's page), and the replies for mail and
-//! GitHub. It renders [`crate::sharing::SharePanel`], built when the panel is opened.
+//! GitHub. It renders [`crate::sharing::SharePanel`], made when the panel is opened, in the
+//! Share worker ([`super::share_worker`]: off the page's thread, and its code out of the page's
+//! module).
 
 use super::persist;
+use super::share_worker::{self, Answer};
 use crate::lang::Lang;
-use crate::sharing::{self, SharePanel};
+use crate::share::wire::Request;
+use crate::sharing::SharePanel;
 use crate::wording::plural;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
@@ -101,18 +105,41 @@ pub fn share(props: &Props) -> Html {
     let clipboard = use_clipboard();
     // Bumped when the person sets the public address: the links are made again.
     let base_set = use_state(|| 0u32);
-    let panel = {
+    // The panel is made in the Share worker (src/app/share_worker.rs), asked again when the
+    // text, redaction, language or public address change; the last answer stays shown (its
+    // controls off) until the new one comes.
+    let answer = use_state(|| None::<Answer>);
+    let pending = use_state(|| false);
+    {
+        let answer = answer.clone();
+        let pending = pending.clone();
         let key = (
             (*open).then(|| props.text.clone()),
             *redact,
             lang,
             *base_set,
         );
-        use_memo(key, |(text, redact, lang, _)| {
-            text.as_ref()
-                .map(|t| sharing::build_in(t, &base_url(), *redact, view_options(), *lang))
-        })
-    };
+        use_effect_with(key, move |(text, redact, lang, _)| {
+            if let Some(text) = text {
+                let request = Request {
+                    text: text.to_string(),
+                    base: base_url(),
+                    redact: *redact,
+                    options: view_options(),
+                    zh: *lang == Lang::Zh,
+                    prose: super::prose::kept_files(),
+                };
+                pending.set(true);
+                share_worker::ask(
+                    &request,
+                    Callback::from(move |a: Answer| {
+                        answer.set(Some(a));
+                        pending.set(false);
+                    }),
+                );
+            }
+        });
+    }
     let base_input = use_node_ref();
     let base_invalid = use_state(|| false);
     let save_base = {
@@ -183,24 +210,45 @@ pub fn share(props: &Props) -> Html {
             html! {}
         }
     };
-    let body = match panel.as_ref() {
+    let body = match answer.as_ref() {
+        None if *open => {
+            html! { <p class="share-note" id="share-preparing" role="status">{ m.share_preparing }</p> }
+        }
         None => html! {},
-        Some(Err(why)) => html! { <p class="share-note" role="note">{ why.message(lang) }</p> },
-        Some(Ok(p)) => {
+        Some(Answer::Failed(why)) => {
+            html! { <p class="share-note warn" id="share-failed" role="alert">{ m.share_failed }{ why }</p> }
+        }
+        Some(Answer::Panel(Err(why))) => {
+            html! { <p class="share-note" role="note">{ why.message(lang) }</p> }
+        }
+        Some(Answer::Panel(Ok(p))) => {
             let base = BaseForm {
                 onsubmit: save_base,
                 input: base_input,
                 invalid: *base_invalid,
             };
-            panel_view(p, *redact, stale, on_redact, &copy, &copied, base, lang)
+            let busy = Busy {
+                stale,
+                pending: *pending,
+            };
+            panel_view(p, *redact, busy, on_redact, &copy, &copied, base, lang)
         }
     };
     html! {
         <details class="share" id="share" {ontoggle}>
-            <summary>{ m.share_summary }</summary>
+            <summary onpointerenter={Callback::from(|_: PointerEvent| share_worker::warm())}
+                onfocus={Callback::from(|_: FocusEvent| share_worker::warm())}>{ m.share_summary }</summary>
             { body }
         </details>
     }
+}
+
+/// Why the panel's controls are off: the text changed since it was diagnosed (`stale`), or the
+/// Share worker is making the panel again (`pending`: redaction switched, a new address).
+#[derive(Clone, Copy)]
+struct Busy {
+    stale: bool,
+    pending: bool,
 }
 
 /// The public address form of the Share panel: what it calls on submit, its input, and
@@ -215,7 +263,7 @@ struct BaseForm {
 fn panel_view(
     p: &SharePanel,
     redact: bool,
-    stale: bool,
+    busy: Busy,
     on_redact: Callback<Event>,
     copy: &dyn Fn(String) -> Callback<MouseEvent>,
     copied: &dyn Fn(&str) -> Html,
@@ -261,9 +309,11 @@ fn panel_view(
     };
     let o = &p.offer;
     html! {
-        <fieldset class="share-body" disabled={stale}>
-            if stale {
+        <fieldset class="share-body" disabled={busy.stale || busy.pending} aria-busy={(busy.stale || busy.pending).to_string()}>
+            if busy.stale {
                 <legend class="share-note">{ m.share_updating }</legend>
+            } else if busy.pending {
+                <legend class="share-note">{ m.share_preparing }</legend>
             }
             <fieldset class="redaction">
                 <legend>{ m.before_sharing }</legend>

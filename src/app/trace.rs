@@ -70,7 +70,9 @@ pub fn trace_card(props: &Props) -> Html {
                         <span class="strip-fact" data-fact={f.key.clone()}>{ if k > 0 { "· " } else { "" } }{ &f.label }{ " " }<strong title={f.value.clone()}>{ strip_value(&f.value) }</strong></span>
                     }) }
                     if props.has_share {
-                        <button type="button" id="to-share" class="to-share" onclick={Callback::from(|_: MouseEvent| open_share())}>{ m.to_share }</button>
+                        <button type="button" id="to-share" class="to-share" onclick={Callback::from(|_: MouseEvent| open_share())}
+                            onpointerenter={Callback::from(|_: PointerEvent| super::share_worker::warm())}
+                            onfocus={Callback::from(|_: FocusEvent| super::share_worker::warm())}>{ m.to_share }</button>
                     }
                 </p>
             }

@@ -303,12 +303,19 @@ impl Client {
     }
 }
 
+/// The URL of the folder the page's glue was loaded from, with its final `/` (where Trunk put
+/// `worker.js` and the Share worker's loader).
+pub fn page_folder() -> String {
+    let glue = GLUE_URL.with(String::clone);
+    glue[..glue.rfind('/').map_or(0, |i| i + 1)].to_owned()
+}
+
 /// Starts a worker on this page's own module; `None` when the browser refuses.
 fn spawn(rc: &Rc<RefCell<Inner>>, inner: &mut Inner) -> Option<Live> {
     inner.started += 1;
     let id = inner.started;
     let glue = GLUE_URL.with(String::clone);
-    let base = &glue[..glue.rfind('/').map_or(0, |i| i + 1)];
+    let base = page_folder();
     let options = WorkerOptions::new();
     // The single-file build (scripts/build-single.sh) has no worker.js beside it: it sets
     // `window.__traceDoctorWorkerUrl` to a blob: URL of the same script. Chromium refuses module

@@ -73,9 +73,6 @@ struct LineFact {
     /// Index into [`Knowledge::groups`]: the entries with the same `frame` and `callee`.
     group: usize,
     frame: String,
-    /// `None`: any frame below the top; `Some((glob, top))`: the frame above must match `glob`,
-    /// or, when `top`, the frame is the top of a throwable whose `new <class>` matches `glob`.
-    callee: Option<(Glob, bool)>,
     file: String,
     line: u32,
     versions: Vec<Version>,
@@ -91,6 +88,10 @@ struct LineGroup {
     /// Whether the entries name the callee: only then is the capture of the call sites
     /// complete enough to say that a line no release prints rules the checked ones out.
     has_callee: bool,
+    /// `None`: any frame below the top; `Some((glob, top))`: the frame above must match `glob`,
+    /// or, when `top`, the frame is the top of a throwable whose `new <class>` matches `glob`.
+    /// Compiled once for the group (a callee that does not compile leaves its entries out).
+    callee: Option<(Glob, bool)>,
 }
 
 struct Knowledge {
@@ -138,24 +139,30 @@ fn knowledge() -> &'static Knowledge {
             .collect();
         checked.sort();
         checked.dedup();
-        let mut keys: Vec<(String, Option<String>)> = Vec::new();
+        // Group index by (frame, callee), and whether the group's callee compiled.
+        let mut keys: HashMap<(String, Option<String>), usize> = HashMap::new();
         let mut groups: Vec<LineGroup> = Vec::new();
+        let mut compiled: Vec<bool> = Vec::new();
         let lines: Vec<LineFact> = raw
             .line
             .into_iter()
             .filter_map(|l| {
-                let key = (l.frame.clone(), l.callee.clone());
-                let group = match keys.iter().position(|k| *k == key) {
-                    Some(g) => g,
-                    None => {
-                        keys.push(key);
-                        groups.push(LineGroup {
-                            checked: Vec::new(),
-                            has_callee: l.callee.is_some(),
-                        });
-                        keys.len() - 1
-                    }
-                };
+                let next = groups.len();
+                let group = *keys
+                    .entry((l.frame.clone(), l.callee.clone()))
+                    .or_insert(next);
+                if group == next {
+                    let callee = l
+                        .callee
+                        .as_deref()
+                        .map(|c| glob::compile(c).map(|g| (g, c.starts_with("new "))));
+                    compiled.push(!matches!(callee, Some(Err(_))));
+                    groups.push(LineGroup {
+                        checked: Vec::new(),
+                        has_callee: l.callee.is_some(),
+                        callee: callee.and_then(Result::ok),
+                    });
+                }
                 let versions: Vec<Version> = l
                     .versions
                     .iter()
@@ -169,17 +176,12 @@ fn knowledge() -> &'static Knowledge {
                     g.checked.sort();
                     g.checked.dedup();
                 }
-                let callee = match l.callee.as_deref() {
-                    None => None,
-                    Some(c) => {
-                        let top = c.starts_with("new ");
-                        Some((glob::compile(c).ok()?, top))
-                    }
-                };
+                if !compiled.get(group).copied().unwrap_or(false) {
+                    return None;
+                }
                 Some(LineFact {
                     group,
                     frame: l.frame,
-                    callee,
                     file: l.file,
                     line: l.line,
                     versions,
@@ -388,7 +390,8 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
                 let ok = match callee_ok.iter().find(|(g, _)| *g == l.group) {
                     Some(&(_, ok)) => ok,
                     None => {
-                        let ok = match &l.callee {
+                        let callee = k.groups.get(l.group).and_then(|g| g.callee.as_ref());
+                        let ok = match callee {
                             None => i > 0,
                             Some((re, top)) => *top == (i == 0) && re.is_match(&above),
                         };

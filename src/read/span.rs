@@ -4,13 +4,13 @@
 //! decoded copy: the page highlights and the CLI quotes exactly what was typed. Lines and columns
 //! are computed only when rendering, from a [`LineIndex`] (the habit of `codespan-reporting`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A half-open range `start..end` of byte offsets (starting at 0) into the original input.
 ///
 /// Invariant kept by the parser: `start <= end <= input.len()` and both fall on `char`
 /// boundaries, so `&input[span.range()]` never panics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
     /// First byte of the range (byte offset, starting at 0).
     pub start: usize,

@@ -330,7 +330,7 @@ pub fn catalog_link(base: &str, rule_id: &str) -> String {
 
 /// What the page offers to share: the link, and past [`MAIL_SAFE_LENGTH`] a shorter one and the
 /// rule's page.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LinkOffer {
     /// The link to the whole state.
     pub link: String,
@@ -343,7 +343,7 @@ pub struct LinkOffer {
 }
 
 /// A link to the shortened text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShorterLink {
     /// The link (its state names the kept trace as trace 1, and no view options: the page's
     /// section ids change with the text).

@@ -6,6 +6,7 @@
 use crate::lang::Lang;
 use crate::share::link;
 use crate::{diagnose, digest, redact, report};
+use serde::{Deserialize, Serialize};
 
 /// Texts larger than this (bytes) are not put in links or digests: a link that long helps no
 /// one, and building it would block the page.
@@ -15,7 +16,7 @@ pub const MAX_SHARE_BYTES: usize = 1_000_000;
 pub const MAX_PREVIEW_ROWS: usize = 200;
 
 /// Everything the Share panel shows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SharePanel {
     /// Whether what follows was made from the redacted text.
     pub redacted: bool,
@@ -44,7 +45,7 @@ pub struct SharePanel {
 }
 
 /// Why there is nothing to share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NotShared {
     /// The input is empty.
     Empty,

@@ -30,13 +30,13 @@
 
 use crate::span::{LineIndex, Span};
 use regex::Regex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::net::Ipv6Addr;
 use std::sync::OnceLock;
 
 /// What a redaction hides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// A host name (`kafka-1.prod.acme.com`, `namenode` in `hdfs://namenode:8020`).
@@ -147,6 +147,51 @@ pub struct KindCount {
     pub count: usize,
     /// Distinct placeholders among them (distinct original values).
     pub distinct: usize,
+}
+
+/// A [`PreviewItem`] as read back (the Share panel's model crosses from its worker as JSON,
+/// [`crate::share::wire`]): its label is its kind's.
+#[derive(Deserialize)]
+struct PreviewItemRead {
+    line: usize,
+    span: Span,
+    kind: Kind,
+    original: String,
+    replacement: String,
+}
+
+impl<'de> Deserialize<'de> for PreviewItem {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = PreviewItemRead::deserialize(d)?;
+        Ok(PreviewItem {
+            line: r.line,
+            span: r.span,
+            kind: r.kind,
+            label: r.kind.label(),
+            original: r.original,
+            replacement: r.replacement,
+        })
+    }
+}
+
+/// A [`KindCount`] as read back: its label is its kind's.
+#[derive(Deserialize)]
+struct KindCountRead {
+    kind: Kind,
+    count: usize,
+    distinct: usize,
+}
+
+impl<'de> Deserialize<'de> for KindCount {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = KindCountRead::deserialize(d)?;
+        Ok(KindCount {
+            kind: r.kind,
+            label: r.kind.label(),
+            count: r.count,
+            distinct: r.distinct,
+        })
+    }
 }
 
 /// Finds everything to redact in `text`: sorted by position, never overlapping, with

@@ -1084,6 +1084,10 @@ messages! {
         "没有发现需要隐藏的内容（主机名、IP 和邮箱地址、家目录路径、各类 ID、密钥）。";
     /// The panel is being updated.
     share_updating: "Updating for the text you changed…", "正在根据你修改后的文本更新…";
+    /// The Share worker is making the link and the replies.
+    share_preparing: "Making the link and the replies…", "正在生成链接和回复…";
+    /// The Share worker could not start or answer (followed by the reason).
+    share_failed: "The link and the replies could not be made in this browser: ", "无法在此浏览器中生成链接和回复：";
     /// Redaction: legend.
     before_sharing: "Before sharing", "分享之前";
     /// Redaction: the checkbox.

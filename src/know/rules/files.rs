@@ -26,6 +26,32 @@ pub fn of(def: &RuleDef) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Gives a rule the prose of a file the page loaded: `key` is the file's path under the
+/// folder without `.json` (`en/<id>`, `zh/<id>`), `json` its text. Returns false (and changes
+/// nothing) for a key that names no bundled rule or language, a text that does not parse, or
+/// a rule that has its prose in that language already. The Share panel's worker takes the
+/// page's files this way ([`crate::share::wire`]).
+pub fn adopt(key: &str, json: &str) -> bool {
+    let Some((folder, id)) = key.split_once('/') else {
+        return false;
+    };
+    let lang = match folder {
+        "en" => crate::lang::Lang::En,
+        "zh" => crate::lang::Lang::Zh,
+        _ => return false,
+    };
+    let Some(rule) = super::by_id(id) else {
+        return false;
+    };
+    if rule.prose(lang).is_some() {
+        return false;
+    }
+    match serde_json::from_str::<RuleProse>(json) {
+        Ok(prose) => rule.set_prose(lang, prose),
+        Err(_) => false,
+    }
+}
+
 /// Writes every rule's prose files under `dir` (made when missing). Returns how many files.
 ///
 /// Errors: a build without the prose (`lazy-prose`), the bundled rules cannot be read (a build

@@ -540,7 +540,9 @@ pub struct LineHint {
     pub line: u32,
     /// Releases that print this frame at this line (`1.13.6`), each in [`VersionKnowledge::checked`].
     pub versions: Vec<String>,
-    /// Where the fact comes from (the call read in the compiled class).
+    /// Where the fact comes from (the call read in the compiled class). Required in the TOML
+    /// (`build.rs` checks it); left out of what the crate bundles, which does not show it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub source: String,
 }
 
