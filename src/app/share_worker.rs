@@ -36,7 +36,8 @@ struct Inner {
     ready: bool,
     /// Whether a request is with the worker (its answer not back yet).
     busy: bool,
-    /// Why it cannot work (set once; every later request is answered with it).
+    /// Why it could not work: the request waiting then was answered with it; the next request
+    /// tries a new worker (the panel closed and opened again, a new text).
     failed: Option<String>,
     /// The id of the latest request.
     latest: u32,
@@ -80,6 +81,7 @@ pub fn warm() {
 /// request is made first.
 pub fn ask(request: &Request, done: Callback<Answer>) {
     let json = serde_json::to_string(request).unwrap_or_default();
+    WORKER.with(|rc| rc.borrow_mut().failed = None);
     warm();
     let failed = WORKER.with(|rc| {
         let mut inner = rc.borrow_mut();
@@ -216,13 +218,15 @@ fn on_message(rc: &Rc<RefCell<Inner>>, e: &MessageEvent) {
     }
 }
 
-/// The worker cannot work: stopped for good, and the waiting request answered with why.
+/// The worker cannot work: stopped, and the waiting request answered with why.
 fn fail(rc: &Rc<RefCell<Inner>>, why: String) {
     let done = {
         let mut inner = rc.borrow_mut();
         if let Some(w) = inner.worker.take() {
             w.terminate();
         }
+        inner.ready = false;
+        inner.busy = false;
         inner.failed = Some(why.clone());
         inner.queued = None;
         inner._start_timeout = None;

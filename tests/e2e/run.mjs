@@ -2092,6 +2092,27 @@ await test('share on a 1 MB text: the panel is made in its worker, loaded when i
   console.log(`    share panel of ${big.length} chars: shown ${took} ms after the click; long tasks (> 50 ms): ${tasks.length ? tasks.map(ms).join(', ') : 'none'}`);
 });
 
+await test('share worker unavailable: the panel says why, and tries again when opened again', async (check) => {
+  await openApp(page);
+  await page.fill('#trace-input', flagshipText);
+  await waitDone(page, 10_000);
+  const block = (route) => route.abort('failed');
+  await page.route('**/trace-doctor-share*', block);
+  try {
+    await page.locator('#share > summary').click();
+    await page.waitForSelector('#share-failed', { timeout: 20_000 });
+    const said = norm(await page.textContent('#share-failed'));
+    check(/could not be made in this browser: \S/.test(said), `the message says why: ${said}`);
+    check((await findingIds(page))[0] === FLAGSHIP_RULE, 'the diagnosis stays');
+  } finally {
+    await page.unroute('**/trace-doctor-share*', block);
+  }
+  await page.locator('#share > summary').click();
+  await page.locator('#share > summary').click();
+  await page.waitForSelector('#share-link', { timeout: 20_000 });
+  check((await page.inputValue('#share-link')).includes('#/s/'), 'opened again, the panel has its link');
+});
+
 // The whole run: nothing left the machine, nothing went wrong between tests.
 await test('accessibility: axe-core finds no serious or critical violation (diagnosis, share, shortcuts help, catalog, rule page; light and dark)', async (check) => {
   const axePath = path.join(REPO, '.tools', 'node_modules', 'axe-core', 'axe.min.js');
