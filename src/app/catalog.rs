@@ -205,6 +205,9 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
         .and_then(|m| m.traces.first())
         .and_then(|t| t.findings.first())
         .map(|f| f.rule.clone());
+    // The page's build loads the example with the rule's prose file: when that could not be
+    // had, the page says so (not that no rule matches an empty example) and offers no text.
+    let example_missing = crate::rules::example(&props.id).is_none();
     let open = {
         let cb = props.on_open.clone();
         let text = page.example.clone();
@@ -233,20 +236,24 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
             <Explanation explanation={page.explanation.clone()} open={true} />
             <section class="example" aria-labelledby="example-title">
                 <h3 id="example-title">{ lang.example_title(&page.example_name) }</h3>
-                <p class="example-status" data-lead={lead.clone().unwrap_or_default()}>{
-                    match &lead {
-                        Some(r) if *r == e.id => m.example_ok.to_owned(),
-                        Some(r) => lang.example_other_rule(r),
-                        None => m.example_none.to_owned(),
+                if example_missing {
+                    <p class="example-missing" role="note">{ m.example_unavailable }</p>
+                } else {
+                    <p class="example-status" data-lead={lead.clone().unwrap_or_default()}>{
+                        match &lead {
+                            Some(r) if *r == e.id => m.example_ok.to_owned(),
+                            Some(r) => lang.example_other_rule(r),
+                            None => m.example_none.to_owned(),
+                        }
+                    }</p>
+                    <p><button type="button" class="primary" id="open-example" onclick={open}>{ m.open_example }</button></p>
+                    <details class="example-text">
+                        <summary>{ m.example_text }</summary>
+                        <pre>{ &page.example }</pre>
+                    </details>
+                    if let Some(model) = model.as_ref() {
+                        { for model.traces.iter().map(|t| html! { <TraceCard trace={t.clone()} /> }) }
                     }
-                }</p>
-                <p><button type="button" class="primary" id="open-example" onclick={open}>{ m.open_example }</button></p>
-                <details class="example-text">
-                    <summary>{ m.example_text }</summary>
-                    <pre>{ &page.example }</pre>
-                </details>
-                if let Some(model) = model.as_ref() {
-                    { for model.traces.iter().map(|t| html! { <TraceCard trace={t.clone()} /> }) }
                 }
             </section>
         </article>

@@ -1196,6 +1196,9 @@ messages! {
     /// Rule page: no rule matches the example.
     example_none: "No rule matches this example any more: the rule or the example needs a look.",
         "已经没有规则匹配这个示例：规则或示例需要检查。";
+    /// Rule page: the example (in the rule's prose file, like its explanation) could not be had.
+    example_unavailable: "This rule's example could not be loaded: reload the page.",
+        "未能加载这条规则的示例：请重新加载页面。";
     /// Rule page: opens the example in the diagnoser.
     open_example: "Open this example in the diagnoser", "在诊断页中打开这个示例";
     /// Rule page: the example's text.

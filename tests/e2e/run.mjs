@@ -1220,6 +1220,24 @@ await test('catalog: #/rules lists every rule, each #/rules/<id> diagnoses its o
   check((await page.inputValue('#trace-input')) === typed, 'after two examples, Restore previous text brings back the typed text');
 });
 
+await test('rule page without its prose file: it says the example could not be loaded and offers no empty text', async (check) => {
+  // A page of its own, as the prose test's: the aborted requests are what this test is about.
+  const p = await context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await p.route('**/prose/**', (route) => route.abort('aborted'));
+    await p.goto(PAGE_URL + '#/rules/async-wait-inflight-cme', { waitUntil: 'load' });
+    await p.waitForSelector('.rule-page .example-missing', { timeout: 20_000 });
+    check(/could not be loaded/.test(await p.textContent('.example-missing')), 'the page says the example is missing');
+    check((await p.locator('#open-example').count()) === 0, 'no button opens an example that is not here');
+    check((await p.locator('.example-status').count()) === 0, 'no verdict on an example that is not here');
+    check(errors.length === 0, `no page errors: ${errors.join('; ')}`);
+  } finally {
+    await p.close();
+  }
+});
+
 await test('persistence: the typed text survives a reload, kept in this browser only', async (check) => {
   await openApp(page);
   const typed = 'java.lang.IllegalStateException: typed before a reload\n\tat com.acme.Job.main(Job.java:12)\n';
