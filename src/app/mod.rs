@@ -548,16 +548,14 @@ fn page() -> Html {
     };
 
     // The first keystroke after a pause: the diagnosis shown is of an older text, and a busy
-    // worker holds it (the text itself is read when the person pauses). A big text's busy worker
-    // is replaced by one that starts now, during the pause, not when the text is read (its
-    // start, ~100-300 ms on two cores, delayed each update typed into a 1 MB text).
+    // worker holds it (the text itself is read when the person pauses).
     let on_edit = {
         let state = state.clone();
         let client = client.clone();
         let timer = timer.clone();
         Callback::from(move |()| {
             *timer.borrow_mut() = None;
-            client.new_input(state.input.len() >= WORKER_MIN_BYTES);
+            client.new_input(false);
             state.dispatch(Action::Edited);
         })
     };
