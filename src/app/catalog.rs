@@ -215,12 +215,12 @@ pub fn rule_page_view(props: &RuleProps) -> Html {
     };
     html! {
         <article class="catalog rule-page" data-rule={e.id.clone()} aria-labelledby="rule-title">
-            <p class="crumbs"><Link<Route> to={Route::Rules}>{ m.all_rules }</Link<Route>>{ format!(" › {}", catalog::category_label(&e.category)) }</p>
+            <p class="crumbs"><Link<Route> to={Route::Rules}>{ m.all_rules }</Link<Route>>{ format!(" › {}", catalog::category_label_in(&e.category, lang)) }</p>
             <h2 id="rule-title">{ &e.title }</h2>
             <div class="summary">{ super::raw(&e.summary_html) }</div>
             <dl class="context rule-facts">
                 <div class="fact"><dt>{ m.rule_id }</dt><dd><code>{ &e.id }</code></dd></div>
-                <div class="fact"><dt>{ m.rule_category }</dt><dd>{ catalog::category_label(&e.category) }</dd></div>
+                <div class="fact"><dt>{ m.rule_category }</dt><dd>{ catalog::category_label_in(&e.category, lang) }</dd></div>
                 <div class="fact"><dt>{ m.rule_severity }</dt><dd>{ &e.severity }</dd></div>
                 <div class="fact"><dt>{ m.rule_applies_to }</dt><dd>{ if e.platform == "jvm" { m.any_jvm_software } else { "Flink" } }</dd></div>
                 <div class="fact"><dt>{ m.rule_versions }</dt><dd>{ super::code_spans(&e.versions) }</dd></div>

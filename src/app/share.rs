@@ -7,6 +7,7 @@
 use super::persist;
 use super::share_worker::{self, Answer};
 use crate::lang::Lang;
+use crate::share::link::BaseRefusal;
 use crate::share::wire::Request;
 use crate::sharing::SharePanel;
 use crate::wording::plural;
@@ -141,31 +142,40 @@ pub fn share(props: &Props) -> Html {
         });
     }
     let base_input = use_node_ref();
-    let base_invalid = use_state(|| false);
+    let base_invalid = use_state(|| None::<BaseRefusal>);
+    // What the person has typed into the address field since it was last saved: the field shows
+    // it through every render (a Share worker's answer, a refusal), so nothing typed is lost.
+    let base_typed = use_state(|| None::<String>);
+    let on_base_input = {
+        let base_typed = base_typed.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
+                base_typed.set(Some(i.value()));
+            }
+        })
+    };
     let save_base = {
         let base_input = base_input.clone();
         let base_set = base_set.clone();
         let base_invalid = base_invalid.clone();
+        let base_typed = base_typed.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(input) = base_input.cast::<HtmlInputElement>() else {
                 return;
             };
             let raw = input.value();
-            match crate::share::link::public_base(&raw) {
-                Some(b) => {
-                    persist::save_public_base(&b);
-                    base_invalid.set(false);
-                }
-                None if raw.trim().is_empty() => {
-                    persist::save_public_base("");
-                    base_invalid.set(false);
-                }
-                None => {
-                    base_invalid.set(true);
+            match crate::share::link::check_public_base(&raw) {
+                Ok(b) => persist::save_public_base(&b),
+                Err(_) if raw.trim().is_empty() => persist::save_public_base(""),
+                Err(why) => {
+                    base_invalid.set(Some(why));
+                    base_typed.set(Some(raw));
                     return;
                 }
             }
+            base_invalid.set(None);
+            base_typed.set(None);
             base_set.set(*base_set + 1);
         })
     };
@@ -226,6 +236,8 @@ pub fn share(props: &Props) -> Html {
                 onsubmit: save_base,
                 input: base_input,
                 invalid: *base_invalid,
+                typed: (*base_typed).clone(),
+                oninput: on_base_input,
             };
             let busy = Busy {
                 stale,
@@ -251,12 +263,26 @@ struct Busy {
     pending: bool,
 }
 
-/// The public address form of the Share panel: what it calls on submit, its input, and
-/// whether the last address given was refused.
+/// The public address form of the Share panel: what it calls on submit, its input, why the
+/// last address given was refused, what was typed since the last save (shown instead of the
+/// saved address), and what it calls as the person types.
 struct BaseForm {
     onsubmit: Callback<SubmitEvent>,
     input: NodeRef,
-    invalid: bool,
+    invalid: Option<BaseRefusal>,
+    typed: Option<String>,
+    oninput: Callback<InputEvent>,
+}
+
+/// What the Share panel says of a refused public address.
+fn refusal_message(why: BaseRefusal, lang: Lang) -> &'static str {
+    let m = lang.msgs();
+    match why {
+        BaseRefusal::NotHttp => m.public_base_invalid,
+        BaseRefusal::Fragment => m.public_base_fragment,
+        BaseRefusal::Credentials => m.public_base_credentials,
+        BaseRefusal::NotOneUrl => m.public_base_not_one_url,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -275,12 +301,14 @@ fn panel_view(
         onsubmit: save_base,
         input: base_input,
         invalid: base_invalid,
+        typed: base_typed,
+        oninput: on_base_input,
     } = base;
     let kept_base = persist::load_public_base();
     let kinds: Vec<String> = p
         .summary
         .iter()
-        .map(|k| k.kind.count_label(k.count))
+        .map(|k| k.kind.count_label_in(k.count, lang))
         .collect();
     let what = if p.summary.is_empty() {
         m.nothing_to_hide.to_owned()
@@ -293,7 +321,7 @@ fn panel_view(
             } else {
                 "将会被替换"
             },
-            kinds.join(", ")
+            kinds.join("、")
         )
     } else {
         format!(
@@ -327,7 +355,7 @@ fn panel_view(
                             <thead><tr><th scope="col">{ m.col_line }</th><th scope="col">{ m.col_what }</th><th scope="col">{ m.col_in_text }</th><th scope="col">{ m.col_in_link }</th></tr></thead>
                             <tbody>
                                 { for p.preview.iter().map(|r| html! {
-                                    <tr><td>{ r.line }</td><td>{ r.label }</td><td><code>{ &r.original }</code></td><td><code>{ &r.replacement }</code></td></tr>
+                                    <tr><td>{ r.line }</td><td>{ r.kind.label_in(lang) }</td><td><code>{ &r.original }</code></td><td><code>{ &r.replacement }</code></td></tr>
                                 }) }
                             </tbody>
                         </table>
@@ -351,11 +379,11 @@ fn panel_view(
                     <form class="row public-base" onsubmit={save_base}>
                         <label for="public-base">{ m.public_base_label }</label>
                         <input id="public-base" ref={base_input} type="url" placeholder="https://…/trace-doctor/"
-                            value={kept_base.clone().unwrap_or_default()} />
+                            oninput={on_base_input} value={base_typed.or_else(|| kept_base.clone()).unwrap_or_default()} />
                         <button type="submit" id="save-public-base">{ m.public_base_save }</button>
                     </form>
-                    if base_invalid {
-                        <p class="share-note warn" id="public-base-invalid" role="alert">{ m.public_base_invalid }</p>
+                    if let Some(why) = base_invalid {
+                        <p class="share-note warn" id="public-base-invalid" role="alert">{ refusal_message(why, lang) }</p>
                     }
                 }
                 if o.link.starts_with('#') {

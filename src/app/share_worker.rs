@@ -158,7 +158,7 @@ fn start(rc: &Rc<RefCell<Inner>>) {
             // A script that cannot load fires a plain Event; a thrown error, an ErrorEvent.
             let why = e.dyn_ref::<ErrorEvent>().map_or_else(
                 || "the Share worker's script did not load".to_owned(),
-                |e| e.message(),
+                |e| crate::share::wire::plain_failure(&e.message()),
             );
             if let Some(rc) = weak.upgrade() {
                 fail(&rc, why);
@@ -213,7 +213,10 @@ fn on_message(rc: &Rc<RefCell<Inner>>, e: &MessageEvent) {
                 done.emit(answer);
             }
         }
-        Some(2.0) => fail(rc, data.get(1).as_string().unwrap_or_default()),
+        Some(2.0) => fail(
+            rc,
+            crate::share::wire::plain_failure(&data.get(1).as_string().unwrap_or_default()),
+        ),
         _ => {}
     }
 }

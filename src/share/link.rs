@@ -687,25 +687,67 @@ fn partial(raw: &[u8]) -> (Option<Box<Recovered>>, bool) {
     (Some(recovered_of(state_of(h, text), total)), altered)
 }
 
+/// Why [`check_public_base`] refused an address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseRefusal {
+    /// Not an `http://` or `https://` URL with a host (`file:`, `javascript:`, `https://`).
+    NotHttp,
+    /// It ends in a fragment (`#…`): the link's own `#/s/…` would follow it and not open.
+    Fragment,
+    /// It names a user or a password (`https://me:pw@host/`): every link and reply would carry
+    /// them to whoever reads it.
+    Credentials,
+    /// It has spaces, quotes or angle brackets: not one URL.
+    NotOneUrl,
+}
+
 /// A public base address as a person or a deployment writes it, checked: an `http(s)://` URL
-/// without a fragment, with a trailing `/` added when the path has none of its own
-/// (`https://example.org/td` → `https://example.org/td/`, since links add `#/s/…`). `None` for
-/// anything else (`file:`, `javascript:`, spaces).
-pub fn public_base(raw: &str) -> Option<String> {
+/// with a host, no user or password and no fragment, with a trailing `/` added to its path when
+/// the path does not end in a folder or a file (`https://example.org/td` →
+/// `https://example.org/td/`, `https://example.org/td?v=2` → `https://example.org/td/?v=2`),
+/// since links add `#/s/…` after it. Surrounding spaces are trimmed.
+///
+/// # Errors
+/// Why the address cannot be the base of links ([`BaseRefusal`]).
+pub fn check_public_base(raw: &str) -> Result<String, BaseRefusal> {
     let b = raw.trim();
-    let lower = b.to_ascii_lowercase();
-    let rest = lower
-        .strip_prefix("https://")
-        .or_else(|| lower.strip_prefix("http://"))?;
-    if rest.is_empty() || b.contains(['#', ' ', '"', '<', '>']) {
-        return None;
+    if b.contains([' ', '"', '<', '>', '\t', '\n']) {
+        return Err(BaseRefusal::NotOneUrl);
     }
-    let last = b.rsplit('/').next().unwrap_or("");
-    if rest.contains('/') && (last.is_empty() || last.contains('.')) {
-        Some(b.to_owned())
+    let scheme = if b.len() >= 8 && b[..8].eq_ignore_ascii_case("https://") {
+        8
+    } else if b.len() >= 7 && b[..7].eq_ignore_ascii_case("http://") {
+        7
     } else {
-        Some(format!("{b}/"))
+        return Err(BaseRefusal::NotHttp);
+    };
+    let rest = &b[scheme..];
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Err(BaseRefusal::Credentials);
     }
+    if authority.is_empty() || authority.starts_with(':') {
+        return Err(BaseRefusal::NotHttp);
+    }
+    if b.contains('#') {
+        return Err(BaseRefusal::Fragment);
+    }
+    let (path, query) = match b.find('?') {
+        Some(q) => b.split_at(q),
+        None => (b, ""),
+    };
+    let after_host = &path[scheme + authority.len()..];
+    let last = after_host.rsplit('/').next().unwrap_or("");
+    if !after_host.is_empty() && (last.is_empty() || last.contains('.')) {
+        Ok(b.to_owned())
+    } else {
+        Ok(format!("{path}/{query}"))
+    }
+}
+
+/// [`check_public_base`] without the reason: `None` for a refused address.
+pub fn public_base(raw: &str) -> Option<String> {
+    check_public_base(raw).ok()
 }
 
 /// True when a link on `base` (a URL) opens only on this machine or network: `file:`, loopback,
@@ -791,6 +833,38 @@ mod tests {
         assert_eq!(public_base("javascript:alert(1)"), None);
         assert_eq!(public_base("https://example.org/#/s/x"), None);
         assert_eq!(public_base("https://"), None);
+        // A query stays after the path, which gets its folder's slash.
+        assert_eq!(
+            public_base("https://example.org/td?v=2"),
+            Some("https://example.org/td/?v=2".into())
+        );
+        assert_eq!(
+            public_base("HTTPS://example.org:8443"),
+            Some("HTTPS://example.org:8443/".into())
+        );
+    }
+
+    /// Each refused address says why (the Share panel shows it): credentials would go into
+    /// every link, a fragment would break it (found by the stop-23 try-out helper).
+    #[test]
+    fn refused_public_bases_say_why() {
+        use super::{check_public_base, BaseRefusal::*};
+        for (raw, why) in [
+            ("https://me:secret@example.org/td/", Credentials),
+            ("https://me@example.org/", Credentials),
+            ("https://example.org/td/?q=1#frag", Fragment),
+            ("https://example.org/#", Fragment),
+            ("ftp://example.org/", NotHttp),
+            ("example.org/td/", NotHttp),
+            ("https://:80/", NotHttp),
+            ("https:///path", NotHttp),
+            ("https://example.org/a b/", NotOneUrl),
+            ("https://example.org/<x>", NotOneUrl),
+        ] {
+            assert_eq!(check_public_base(raw), Err(why), "{raw}");
+        }
+        // A user name after the host (in the path or the query) is no credential.
+        assert!(check_public_base("https://example.org/~me/td/?by=me@x").is_ok());
     }
 
     use super::*;

@@ -105,6 +105,31 @@ impl Kind {
         };
         format!("{n} {plural}")
     }
+
+    /// [`Kind::label`] in `lang` (the Share panel's preview on the Chinese page).
+    pub fn label_in(self, lang: crate::lang::Lang) -> &'static str {
+        if lang == crate::lang::Lang::En {
+            return self.label();
+        }
+        match self {
+            Kind::Host => "主机名",
+            Kind::Ip => "IP 地址",
+            Kind::Email => "电子邮件地址",
+            Kind::User => "用户名",
+            Kind::YarnId => "YARN ID",
+            Kind::FlinkId => "Flink ID",
+            Kind::ContainerId => "容器或 Pod ID",
+            Kind::Secret => "密码或令牌",
+        }
+    }
+
+    /// [`Kind::count_label`] in `lang` (`3 个主机名` in Chinese, which has no plural).
+    pub fn count_label_in(self, n: usize, lang: crate::lang::Lang) -> String {
+        if lang == crate::lang::Lang::En {
+            return self.count_label(n);
+        }
+        format!("{n} 个{}", self.label_in(lang))
+    }
 }
 
 /// One value to replace.
@@ -1843,6 +1868,20 @@ mod tests {
         for k in Kind::ALL {
             assert!(k.count_label(2).starts_with("2 "));
             assert_ne!(k.count_label(2), format!("2 {}", k.label()), "{k:?}");
+            // Every kind has its own Chinese label, with no Latin word but the ids' names.
+            let zh = k.label_in(crate::lang::Lang::Zh);
+            assert_ne!(zh, k.label(), "{k:?}");
+            assert!(
+                Kind::ALL
+                    .iter()
+                    .filter(|o| o.label_in(crate::lang::Lang::Zh) == zh)
+                    .count()
+                    == 1
+            );
+            assert_eq!(
+                k.count_label_in(2, crate::lang::Lang::Zh),
+                format!("2 个{zh}")
+            );
         }
     }
 

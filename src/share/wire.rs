@@ -53,6 +53,26 @@ pub fn read_answer(json: &str) -> Option<Result<SharePanel, NotShared>> {
     serde_json::from_str(json).ok()
 }
 
+/// What the page says when the Share worker failed with the browser's own message `raw` (an
+/// `ErrorEvent`'s): a download that failed (`TypeError: Failed to fetch` in Chromium,
+/// `NetworkError` in Firefox, `Load failed` in Safari) or a refused WebAssembly module said in
+/// words, anything else as the browser put it, without its `Uncaught ` prefix.
+pub fn plain_failure(raw: &str) -> String {
+    let raw = raw.trim();
+    if ["Failed to fetch", "NetworkError", "Load failed"]
+        .iter()
+        .any(|m| raw.contains(m))
+    {
+        return "a file of the page could not be downloaded (its folder may be incomplete, or \
+                something in this browser blocks it)"
+            .to_owned();
+    }
+    if raw.contains("CompileError") || raw.contains("WebAssembly") {
+        return format!("this browser refused the page's WebAssembly module ({raw})");
+    }
+    raw.strip_prefix("Uncaught ").unwrap_or(raw).to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +157,25 @@ mod tests {
         let rule = &crate::rules::catalogue()[0];
         let (_, json) = files::of(&rule.def).remove(0);
         assert!(!files::adopt(&format!("en/{}", rule.def.id), &json));
+    }
+
+    /// The browser's raw failure messages are said in words (found by the stop-23 try-out: the
+    /// panel ended in "Uncaught TypeError: Failed to fetch").
+    #[test]
+    fn worker_failures_are_said_in_words() {
+        for raw in [
+            "Uncaught TypeError: Failed to fetch",
+            "NetworkError when attempting to fetch resource.",
+            "TypeError: Load failed",
+        ] {
+            let said = plain_failure(raw);
+            assert!(said.contains("could not be downloaded"), "{raw}: {said}");
+            assert!(!said.contains("Uncaught"));
+        }
+        assert!(
+            plain_failure("Uncaught CompileError: WebAssembly.instantiate(): bad magic")
+                .starts_with("this browser refused")
+        );
+        assert_eq!(plain_failure("Uncaught RangeError: x"), "RangeError: x");
     }
 }

@@ -7,29 +7,44 @@ use crate::rules::{self, schema::Condition, Rule};
 use crate::view::ExplanationView;
 use serde::{Deserialize, Serialize};
 
-/// Categories in the order the catalog lists them: (id as written in `rule.toml`, label).
-pub const CATEGORIES: &[(&str, &str)] = &[
-    ("checkpointing", "Checkpointing"),
-    ("state-serialization", "State and serialization"),
-    ("classloading-dependencies", "Classloading and dependencies"),
-    ("memory-resources", "Memory and resources"),
-    ("network-cluster", "Network and cluster"),
-    ("connectors", "Connectors"),
-    ("sql-table", "SQL and Table API"),
-    ("pyflink", "PyFlink"),
-    ("deployment", "Deployment"),
-    ("async-io", "Async I/O"),
-    ("recovery", "Failover and recovery"),
-    ("user-code", "Your own code"),
-    ("jvm", "Any JVM software"),
+/// Categories in the order the catalog lists them: (id as written in `rule.toml`, English
+/// label, Chinese label).
+pub const CATEGORIES: &[(&str, &str, &str)] = &[
+    ("checkpointing", "Checkpointing", "检查点"),
+    (
+        "state-serialization",
+        "State and serialization",
+        "状态与序列化",
+    ),
+    (
+        "classloading-dependencies",
+        "Classloading and dependencies",
+        "类加载与依赖",
+    ),
+    ("memory-resources", "Memory and resources", "内存与资源"),
+    ("network-cluster", "Network and cluster", "网络与集群"),
+    ("connectors", "Connectors", "连接器"),
+    ("sql-table", "SQL and Table API", "SQL 与 Table API"),
+    ("pyflink", "PyFlink", "PyFlink"),
+    ("deployment", "Deployment", "部署"),
+    ("async-io", "Async I/O", "异步 I/O"),
+    ("recovery", "Failover and recovery", "故障转移与恢复"),
+    ("user-code", "Your own code", "你自己的代码"),
+    ("jvm", "Any JVM software", "任何 JVM 软件"),
 ];
 
-/// The label of a category id (`Memory and resources`); an unknown id is shown as written.
+/// The English label of a category id (`Memory and resources`); an unknown id is shown as
+/// written.
 pub fn category_label(id: &str) -> &str {
+    category_label_in(id, Lang::En)
+}
+
+/// The label of a category id in `lang` (`内存与资源`); an unknown id is shown as written.
+pub fn category_label_in(id: &str, lang: Lang) -> &str {
     CATEGORIES
         .iter()
-        .find(|(c, _)| *c == id)
-        .map_or(id, |(_, label)| label)
+        .find(|(c, _, _)| *c == id)
+        .map_or(id, |(_, en, zh)| if lang == Lang::Zh { zh } else { en })
 }
 
 /// One line of the catalog.
@@ -110,7 +125,7 @@ pub fn groups_in(lang: Lang) -> Vec<(String, Vec<Entry>)> {
         .iter()
         .map(|r| r.def.category.as_str())
         .collect();
-    let rank = |c: &str| CATEGORIES.iter().position(|(id, _)| *id == c);
+    let rank = |c: &str| CATEGORIES.iter().position(|(id, _, _)| *id == c);
     cats.sort_by(|a, b| (rank(a).is_none(), rank(a), *a).cmp(&(rank(b).is_none(), rank(b), *b)));
     cats.dedup();
     cats.into_iter()
@@ -121,7 +136,7 @@ pub fn groups_in(lang: Lang) -> Vec<(String, Vec<Entry>)> {
                 .map(|r| Entry::of(r, lang))
                 .collect();
             entries.sort_by(|a, b| a.title.cmp(&b.title));
-            (category_label(c).to_owned(), entries)
+            (category_label_in(c, lang).to_owned(), entries)
         })
         .collect()
 }
@@ -306,7 +321,7 @@ mod tests {
     fn every_rule_uses_a_known_category() {
         for rule in rules::catalogue() {
             assert!(
-                CATEGORIES.iter().any(|(c, _)| *c == rule.def.category),
+                CATEGORIES.iter().any(|(c, _, _)| *c == rule.def.category),
                 "{}: category {:?} is not in CATEGORIES (rules/README.md)",
                 rule.def.id,
                 rule.def.category
@@ -318,6 +333,14 @@ mod tests {
     fn categories_have_labels_and_the_flagship_reads_in_words() {
         assert_eq!(category_label("checkpointing"), "Checkpointing");
         assert_eq!(category_label("something-new"), "something-new");
+        assert_eq!(
+            category_label_in("memory-resources", Lang::Zh),
+            "内存与资源"
+        );
+        assert_eq!(
+            category_label_in("something-new", Lang::Zh),
+            "something-new"
+        );
         let page = rule_page("async-wait-inflight-cme").expect("flagship");
         assert!(page.conditions[0]
             .starts_with("A throwable of class java.util.ConcurrentModificationException"));

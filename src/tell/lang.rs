@@ -947,6 +947,12 @@ messages! {
     public_base_save: "Use this address", "使用这个地址";
     /// Share panel: the public address is not an http(s) URL.
     public_base_invalid: "Not an http:// or https:// address.", "这不是 http:// 或 https:// 地址。";
+    /// Share panel: the public address ends in a fragment.
+    public_base_fragment: "Leave out the part from # on: each link puts its own #/s/… there.", "请去掉从 # 开始的部分：每个链接都要在那里放上自己的 #/s/…。";
+    /// Share panel: the public address names a user or a password.
+    public_base_credentials: "This address names a user or a password (before the @): every link and reply would carry them. Leave them out.", "这个地址里有用户名或密码（@ 之前的部分）：每个链接和回复都会带上它们。请把它们去掉。";
+    /// Share panel: the public address has spaces, quotes or angle brackets.
+    public_base_not_one_url: "An address has no spaces, quotes or angle brackets: give one URL.", "地址中不能有空格、引号或尖括号：请只填一个网址。";
     /// Share panel: the replies leave the link out.
     reply_without_link: "The replies below leave the link out: it would point at this machine. Set the public address above to put a link in them.", "下面的回复中没有附上链接：它会指向本机。在上面设置公开地址后，回复中才会附上链接。";
     /// The button that opens a log file from disk.

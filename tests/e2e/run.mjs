@@ -1387,6 +1387,14 @@ await test('share: a redacted link that restores the page, its length, copy butt
   await page.locator('.redaction-preview > summary').click();
   const preview = norm(await page.textContent('.redaction-preview table'));
   check(preview.includes('10.1.2.3') && preview.includes('kafka-1.prod.acme.com') && preview.includes('alice@acme.com'), `preview lists the values: ${preview.slice(0, 300)}`);
+  // In Chinese the summary and the preview name the kinds of value in Chinese.
+  await page.click('#lang-zh');
+  check(await eventually(async () => /IP 地址/.test(await page.textContent('#redaction-summary').catch(() => '')), 10_000),
+    `the Chinese redaction summary names the kinds in Chinese: ${norm(await page.textContent('#redaction-summary').catch(() => ''))}`);
+  const zhPreview = norm(await page.textContent('.redaction-preview table').catch(() => ''));
+  check(zhPreview.includes('电子邮件地址') && !/e-mail address|IP address/.test(zhPreview), `Chinese preview: ${zhPreview.slice(0, 200)}`);
+  await page.click('#lang-en');
+  await eventually(async () => /IP address/.test(await page.textContent('#redaction-summary').catch(() => '')), 10_000);
   const link = await page.inputValue('#share-link');
   check(link.startsWith(PAGE_URL + '#/s/'), `link ${link.slice(0, 80)}`);
   for (const secret of ['10.1.2.3', 'kafka-1.prod.acme.com', 'alice@acme.com']) check(!link.includes(secret), `${secret} readable in the link`);
@@ -1405,6 +1413,16 @@ await test('share: a redacted link that restores the page, its length, copy butt
   await page.fill('#public-base', 'javascript:alert(1)');
   await page.click('#save-public-base');
   await page.waitForSelector('#public-base-invalid', { timeout: 5_000 });
+  // An address with a user and a password is refused (every link would carry them), says why,
+  // and keeps what was typed for the person to correct.
+  const WITH_PASSWORD = 'https://me:secret@example.org/trace-doctor/';
+  await page.fill('#public-base', WITH_PASSWORD);
+  await page.click('#save-public-base');
+  check(await eventually(async () => /user or a password/.test(await page.textContent('#public-base-invalid').catch(() => '')), 5_000),
+    'an address with credentials is refused and the panel says why');
+  await page.waitForTimeout(300);
+  check((await page.inputValue('#public-base')) === WITH_PASSWORD, 'the refused address stays in the field as typed');
+  check(!(await page.inputValue('#share-link')).includes('secret'), 'no link is made on an address with credentials');
   const PUBLIC = 'https://example.org/trace-doctor/';
   await page.fill('#public-base', PUBLIC);
   await page.click('#save-public-base');
@@ -2124,6 +2142,19 @@ await test('share worker unavailable: the panel says why, and tries again when o
     check((await findingIds(page))[0] === FLAGSHIP_RULE, 'the diagnosis stays');
   } finally {
     await page.unroute('**/trace-doctor-share*', block);
+  }
+  // Only its WebAssembly blocked: the loader runs and fails to download it; said in words, not
+  // as the browser's "Uncaught TypeError: Failed to fetch".
+  const cut = (route) => route.abort('aborted');
+  await page.route('**/trace-doctor-share_bg.wasm', cut);
+  try {
+    await page.locator('#share > summary').click();
+    await page.locator('#share > summary').click();
+    check(await eventually(async () => /could not be downloaded/.test(await page.textContent('#share-failed').catch(() => '')), 20_000),
+      `with its module blocked the message says a file could not be downloaded: ${norm(await page.textContent('#share-failed').catch(() => ''))}`);
+    check(!/Uncaught|Failed to fetch/.test(await page.textContent('#share-failed').catch(() => '')), 'no raw browser error in the message');
+  } finally {
+    await page.unroute('**/trace-doctor-share_bg.wasm', cut);
   }
   await page.locator('#share > summary').click();
   await page.locator('#share > summary').click();
