@@ -338,25 +338,60 @@ struct LineEvidence {
 /// to a checked printer may). When no release is known to print it, every release not in
 /// `checked` may.
 fn possible_releases(k: &Knowledge, checked: &[Version], printers: &[Version]) -> Vec<Version> {
-    k.releases
-        .iter()
-        .map(|(v, _)| *v)
-        .filter(|v| {
-            // `printers` and `checked` are sorted.
-            if printers.binary_search(v).is_ok() {
-                return true;
+    // All three lists are sorted: one merge (a 1 MB text of 138 traces spent 106 M of its
+    // 880 M instructions in a binary search per release here).
+    let mut checked_prints = Vec::with_capacity(checked.len());
+    let mut q = 0;
+    for c in checked {
+        while printers.get(q).is_some_and(|p| p < c) {
+            q += 1;
+        }
+        checked_prints.push(printers.get(q) == Some(c));
+    }
+    let (mut p, mut c) = (0, 0);
+    let mut out = Vec::new();
+    for (v, _) in &k.releases {
+        while printers.get(p).is_some_and(|x| x < v) {
+            p += 1;
+        }
+        while checked.get(c).is_some_and(|x| x < v) {
+            c += 1;
+        }
+        let keep = if printers.get(p) == Some(v) {
+            true
+        } else if checked.get(c) == Some(v) {
+            false
+        } else {
+            // `c` checked releases come before `v`: its neighbours are `c - 1` and `c`.
+            printers.is_empty()
+                || c.checked_sub(1)
+                    .and_then(|i| checked_prints.get(i))
+                    .is_some_and(|b| *b)
+                || checked_prints.get(c).is_some_and(|b| *b)
+        };
+        if keep {
+            out.push(*v);
+        }
+    }
+    out
+}
+
+/// The versions in both `a` and `b`, each sorted ascending without repeats; sorted.
+fn sorted_intersection(a: &[Version], b: &[Version]) -> Vec<Version> {
+    let mut out = Vec::with_capacity(a.len().min(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(*x);
+                i += 1;
+                j += 1;
             }
-            let at = match checked.binary_search(v) {
-                Ok(_) => return false,
-                Err(at) => at,
-            };
-            if printers.is_empty() {
-                return true;
-            }
-            let prints = |c: Option<&Version>| c.is_some_and(|c| printers.binary_search(c).is_ok());
-            prints(at.checked_sub(1).and_then(|i| checked.get(i))) || prints(checked.get(at))
-        })
-        .collect()
+        }
+    }
+    out
 }
 
 /// The line evidence of every frame of `trace` that a `[[line]]` entry speaks of, one per
@@ -624,19 +659,25 @@ pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     groups.sort_by_key(|g| (g.0.printers.is_empty(), g.0.possible.len()));
     for (i, (e, whats)) in groups.iter().enumerate() {
         let (possible, printers) = (&e.possible, &e.printers);
-        let before = cands.clone();
-        let applied = narrow(&mut cands, &|v| possible.binary_search(&v).is_ok());
+        // Both sorted: a merge, not a search per candidate (a 1 MB text of 138 traces spent
+        // 118 M of its 880 M instructions here).
+        let next = sorted_intersection(&cands, possible);
+        let applied = !next.is_empty();
+        let changed = applied && next.len() != cands.len();
+        if applied {
+            cands = next;
+        }
         let frames_told = frame_list(whats);
         let verb = if whats.len() == 1 { "is" } else { "are" };
         if printers.is_empty() {
-            if applied && cands != before {
+            if changed {
                 reasons.push(format!(
                     "not one of the releases read for {}: {frames_told} {verb} printed by none of {} (another release, or a patched build)",
                     if whats.len() == 1 { "it" } else { "them" },
                     runs(k, &e.checked)
                 ));
             }
-        } else if !applied || cands != before || i == 0 {
+        } else if !applied || changed || i == 0 {
             // `possible` holds the printers and releases whose line is not known.
             let unknown: Vec<Version> = possible
                 .iter()
@@ -867,6 +908,75 @@ fn public_source(source: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The merge gives what the definition says, for many subsets of the real releases: a
+    /// printer; else not a checked release; else every release when none prints; else one
+    /// whose checked neighbour below or above prints.
+    #[test]
+    fn possible_releases_follow_their_definition() {
+        let k = knowledge();
+        let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut pick = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            all.iter()
+                .copied()
+                .filter(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed % n == 0
+                })
+                .collect::<Vec<_>>()
+        };
+        for round in 0..300 {
+            let checked = pick(2 + round % 5);
+            let printers: Vec<Version> = if round % 7 == 0 {
+                Vec::new()
+            } else {
+                checked
+                    .iter()
+                    .copied()
+                    .filter(|v| u64::from(v.1 % 2) == round % 2)
+                    .collect()
+            };
+            let expected: Vec<Version> = all
+                .iter()
+                .copied()
+                .filter(|v| {
+                    if printers.contains(v) {
+                        return true;
+                    }
+                    if checked.contains(v) {
+                        return false;
+                    }
+                    let below = checked.iter().rev().find(|c| *c < v);
+                    let above = checked.iter().find(|c| *c > v);
+                    printers.is_empty()
+                        || below.is_some_and(|c| printers.contains(c))
+                        || above.is_some_and(|c| printers.contains(c))
+                })
+                .collect();
+            assert_eq!(
+                possible_releases(k, &checked, &printers),
+                expected,
+                "{checked:?} {printers:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn sorted_intersections_keep_what_both_hold() {
+        let v = |s: &str| Version::parse(s).expect("a version");
+        let a = [v("1.13.6"), v("1.14.0"), v("1.15.2"), v("2.0.0")];
+        let b = [v("1.14.0"), v("1.15.0"), v("2.0.0"), v("2.1.0")];
+        assert_eq!(sorted_intersection(&a, &b), [v("1.14.0"), v("2.0.0")]);
+        assert_eq!(sorted_intersection(&b, &a), [v("1.14.0"), v("2.0.0")]);
+        assert!(sorted_intersection(&a, &[]).is_empty());
+        assert_eq!(sorted_intersection(&a, &a), a);
+    }
 
     #[test]
     fn hint_sources_do_not_point_into_the_repository() {
