@@ -57,13 +57,29 @@ pub fn find_str(haystack: &str, needle: &str) -> Option<usize> {
         return haystack.find(needle);
     }
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    let Some(&first) = n.first() else {
+    if n.is_empty() {
         return Some(0);
-    };
+    }
     if n.len() > h.len() {
         return None;
     }
-    (0..=h.len() - n.len()).find(|&i| h[i] == first && h[i..].starts_with(n))
+    // Anchored on the needle's first upper-case ASCII letter (a class name's initial), rarer in
+    // frame names than its dots and lower-case letters; else on its first byte. Occurrences of
+    // the anchor come in order, so the first whole match is the first occurrence.
+    let anchor = n.iter().position(u8::is_ascii_uppercase).unwrap_or(0);
+    let last_start = h.len() - n.len();
+    let mut from = anchor;
+    while let Some(at) = h
+        .get(from..=last_start + anchor)
+        .and_then(|rest| memchr::memchr(n[anchor], rest))
+    {
+        let start = from + at - anchor;
+        if h[start..].starts_with(n) {
+            return Some(start);
+        }
+        from += at + 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -87,6 +103,32 @@ mod tests {
         assert_eq!(find_str(text, "then"), text.find("then"));
         assert_eq!(find_str(text, ""), Some(0));
         assert_eq!(find_str("ab", "abc"), None);
+    }
+
+    /// The anchored search finds the first occurrence, as `str::find` does, whatever the
+    /// needle's anchor: every substring of frame-like texts as a needle, and near misses.
+    #[test]
+    fn anchored_searches_find_the_first_occurrence() {
+        let hays = [
+            "org.apache.flink.runtime.state.RocksDBStateDownloader.transferAllStateDataToDirectory",
+            "a.A.aA.AA.AAa.A",
+            "x.Rocks.RocksDB.Rocks",
+            "中.Ab.中Ab",
+            "AAAAB",
+        ];
+        for h in hays {
+            let ends: Vec<usize> = (0..=h.len()).filter(|&i| h.is_char_boundary(i)).collect();
+            for &a in &ends {
+                for &b in ends.iter().filter(|&&b| b >= a) {
+                    let n = &h[a..b];
+                    assert_eq!(find_str(h, n), h.find(n), "{h:?} {n:?}");
+                    let miss = format!("{n}Z");
+                    assert_eq!(find_str(h, &miss), h.find(&miss), "{h:?} {miss:?}");
+                }
+            }
+        }
+        assert_eq!(find_str("xAAB", "AB"), Some(2));
+        assert_eq!(find_str(".RocksDB.", ".RocksDB."), Some(0));
     }
 
     #[cfg(not(target_arch = "wasm32"))]
