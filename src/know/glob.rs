@@ -142,58 +142,46 @@ pub fn compile(pattern: &str) -> Result<Glob, GlobError> {
             alternatives.push(alternative);
         }
     }
-    let common = |ends: &mut dyn Iterator<Item = &str>, from_start: bool| -> String {
-        let Some(first) = ends.next() else {
-            return String::new();
-        };
-        let mut keep = first;
-        for e in ends {
-            keep = if from_start {
-                let n = keep
-                    .char_indices()
-                    .zip(e.chars())
-                    .take_while(|((_, a), b)| a == b)
-                    .last()
-                    .map_or(0, |((i, a), _)| i + a.len_utf8());
-                &keep[..n]
-            } else {
-                let n = keep
-                    .char_indices()
-                    .rev()
-                    .zip(e.chars().rev())
-                    .take_while(|((_, a), b)| a == b)
-                    .last()
-                    .map_or(keep.len(), |((i, _), _)| i);
-                &keep[n..]
-            };
-        }
-        keep.to_owned()
-    };
-    // An alternative without segments matches only the empty subject: no common part then.
-    let whole = alternatives.iter().all(|a| !a.segments.is_empty());
-    let (prefix, suffix) = if whole {
-        (
-            common(
-                &mut alternatives
-                    .iter()
-                    .filter_map(|a| a.segments.first().map(String::as_str)),
-                true,
-            ),
-            common(
-                &mut alternatives
-                    .iter()
-                    .filter_map(|a| a.segments.last().map(String::as_str)),
-                false,
-            ),
-        )
-    } else {
-        (String::new(), String::new())
-    };
+    // Every alternative has a first and a last segment (`split` yields at least one part).
+    let firsts = alternatives.iter().filter_map(|a| a.segments.first());
+    let lasts = alternatives.iter().filter_map(|a| a.segments.last());
+    let prefix = firsts
+        .map(String::as_str)
+        .reduce(common_prefix)
+        .unwrap_or_default()
+        .to_owned();
+    let suffix = lasts
+        .map(String::as_str)
+        .reduce(common_suffix)
+        .unwrap_or_default()
+        .to_owned();
     Ok(Glob {
         alternatives,
         prefix,
         suffix,
     })
+}
+
+/// The longest start `a` and `b` share, cut at a `char` boundary.
+fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
+    let n = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((i, _), _)| i);
+    &a[..n]
+}
+
+/// The longest end `a` and `b` share, cut at a `char` boundary.
+fn common_suffix<'a>(a: &'a str, b: &str) -> &'a str {
+    let shared: usize = a
+        .chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    &a[a.len() - shared..]
 }
 
 #[cfg(test)]

@@ -48,7 +48,8 @@ pub fn find_either(text: &str, ascii: u8, wide: char) -> Option<usize> {
 }
 
 /// Haystacks longer than this are searched by `str::find` (linear in the worst case); shorter
-/// ones, frame names and messages, by comparing at each occurrence of the needle's first byte.
+/// ones, frame names and messages, by comparing at each occurrence of one byte of the needle
+/// (its first upper-case letter, else its first byte), found with `memchr`.
 const SHORT_HAYSTACK: usize = 4096;
 
 /// Byte offset of the first occurrence of `needle` in `haystack`, as `haystack.find(needle)`.

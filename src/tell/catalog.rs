@@ -33,13 +33,8 @@ pub const CATEGORIES: &[(&str, &str, &str)] = &[
     ("jvm", "Any JVM software", "任何 JVM 软件"),
 ];
 
-/// The English label of a category id (`Memory and resources`); an unknown id is shown as
-/// written.
-pub fn category_label(id: &str) -> &str {
-    category_label_in(id, Lang::En)
-}
-
-/// The label of a category id in `lang` (`内存与资源`); an unknown id is shown as written.
+/// The label of a category id in `lang` (`Memory and resources`, `内存与资源`); an unknown id
+/// is shown as written.
 pub fn category_label_in(id: &str, lang: Lang) -> &str {
     CATEGORIES
         .iter()
@@ -331,8 +326,14 @@ mod tests {
 
     #[test]
     fn categories_have_labels_and_the_flagship_reads_in_words() {
-        assert_eq!(category_label("checkpointing"), "Checkpointing");
-        assert_eq!(category_label("something-new"), "something-new");
+        assert_eq!(
+            category_label_in("checkpointing", Lang::En),
+            "Checkpointing"
+        );
+        assert_eq!(
+            category_label_in("something-new", Lang::En),
+            "something-new"
+        );
         assert_eq!(
             category_label_in("memory-resources", Lang::Zh),
             "内存与资源"
