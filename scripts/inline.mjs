@@ -2,7 +2,7 @@
 // attachments): the CSS in a <style>, the wasm-bindgen glue and worker.js as blob: URLs, the
 // wasm as base64 (the page's, and the Share worker's, made a blob: URL when the panel opens),
 // the rules' prose (dist/prose/<lang>/<id>.json) as one JSON table the page and its worker
-// read instead of fetching (src/app/prose.rs). Usage:
+// read instead of fetching (src/browser/prose.rs). Usage:
 // node scripts/inline.mjs [dist-dir] [out-file]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,8 +17,8 @@ const one = (re, what) => {
   return fs.readFileSync(path.join(dist, hits[0]));
 };
 const css = one(/^main-.*\.css$/, 'stylesheet').toString('utf8');
-const glue = one(/^trace-doctor-web-.*\.js$/, 'wasm-bindgen glue').toString('utf8');
-const wasm = one(/^trace-doctor-web-.*_bg\.wasm$/, 'wasm module');
+const glue = one(/^trace-doctor-web(-[0-9a-f]+)?\.js$/, 'wasm-bindgen glue').toString('utf8');
+const wasm = one(/^trace-doctor-web(-[0-9a-f]+)?_bg\.wasm$/, 'wasm module');
 const worker = fs.readFileSync(path.join(dist, 'worker.js'), 'utf8');
 // The Share panel's worker (src/bin/share.rs): its own glue and module (Trunk names a worker's
 // files without a hash).
@@ -68,9 +68,11 @@ dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
 </script>`;
 
 let page = html
-  // Trunk's stylesheet link, boot script and preload hints.
+  // Trunk's stylesheet link and preload hints, and index.html's start script (the single file
+  // has no first view: everything is in the file, the app shows the diagnosis).
   .replace(/<link rel="stylesheet"[^>]*>/, () => `<style>\n${css}</style>`)
   .replace(/<script type="module">[\s\S]*?<\/script>/, () => boot)
+  .replace(/<script>window\.__traceDoctorApp = [^<]*<\/script>/, '')
   .replace(/<link rel="modulepreload"[^>]*>/g, '')
   .replace(/<link rel="preload"[^>]*>/g, '')
   .replace(/<!-- Big inputs[^>]*-->/, '')

@@ -21,7 +21,7 @@ while IFS= read -r -d '' f; do
   total_gz=$((total_gz + gz))
   printf '  %-48s %12d %12d\n' "${f#dist/}" "$raw" "$gz"
 done < <(find dist -type f -not -path 'dist/prose/*' -print0 | sort -z)
-# The rules' prose: one file per rule and language, loaded per finding (src/app/prose.rs).
+# The rules' prose: one file per rule and language, loaded per finding (src/browser/prose.rs).
 for lang in en zh; do
   [ -d "dist/prose/$lang" ] || continue
   n=0 raw=0 gz=0 max_gz=0

@@ -64,10 +64,12 @@ step setup bash scripts/setup.sh
 step fmt cargo fmt --check
 step clippy cargo clippy --all-targets -- -D warnings
 step clippy-web cargo clippy --no-default-features --features web --target wasm32-unknown-unknown --bin trace-doctor-web --test web -- -D warnings
-# The page as built (index.html): the rules without their prose (src/app/prose.rs loads it).
+# The page as built (index.html): the rules without their prose (src/browser/prose.rs loads it).
 step clippy-page cargo clippy --no-default-features --features web,lazy-prose --target wasm32-unknown-unknown --bin trace-doctor-web -- -D warnings
 # The Share panel's worker (src/bin/share.rs), as index.html builds it.
 step clippy-share cargo clippy --no-default-features --features share-worker,lazy-prose --target wasm32-unknown-unknown --bin trace-doctor-share -- -D warnings
+# The first view's module (src/bin/first.rs), as index.html builds it.
+step clippy-first cargo clippy --no-default-features --features first,lazy-prose --target wasm32-unknown-unknown --bin trace-doctor-first -- -D warnings
 step test cargo test
 step web-test env CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --features web --test web
 step build bash scripts/build.sh

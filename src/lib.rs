@@ -32,6 +32,9 @@ pub use tell::{catalog, diagram, digest, lang, report, shortcuts, view, wording}
 #[cfg(feature = "web")]
 pub mod app;
 
+#[cfg(feature = "browser")]
+pub mod browser;
+
 pub use diagnose::{diagnose, Diagnosis};
 
 /// The flagship example: a Flink checkpoint failing with `ConcurrentModificationException`

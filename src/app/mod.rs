@@ -10,7 +10,6 @@ mod input;
 mod keys;
 mod persist;
 pub mod progress;
-pub mod prose;
 mod share;
 mod share_worker;
 mod state;
@@ -18,6 +17,7 @@ mod trace;
 pub mod wire;
 pub mod worker;
 
+pub use crate::browser::prose;
 use crate::lang::Lang;
 use gloo::timers::callback::Timeout;
 use state::{Action, State, Status};
@@ -129,7 +129,7 @@ fn now_ms() -> Option<f64> {
 
 /// Inputs at least this big (bytes) are diagnosed in the worker; smaller ones on the main thread,
 /// where they take a few milliseconds (less than a round trip to the worker).
-pub const WORKER_MIN_BYTES: usize = 200_000;
+pub const WORKER_MIN_BYTES: usize = crate::tell::html::MAX_BYTES;
 
 /// Inputs at least this big (bytes) show "working" (painted before the work starts); smaller
 /// ones are diagnosed at once (~10 ms or less in wasm).
@@ -284,6 +284,14 @@ pub(crate) fn on_page_hidden(f: impl Fn() + 'static) {
 pub(crate) fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
+    }
+}
+
+/// Removes the first view (`index.html`'s `#first`, written by `crate::browser::first` before
+/// this module loaded), which hides the app's elements while it has content.
+fn leave_first_view() {
+    if let Some(el) = gloo::utils::document().get_element_by_id(crate::browser::first::ROOT_ID) {
+        el.remove();
     }
 }
 
@@ -619,8 +627,13 @@ fn page() -> Html {
         let generation = state.generation;
         let latest = use_mut_ref(|| 0u64);
         *latest.borrow_mut() = generation;
+        let diagnoser = matches!(route, Route::Home | Route::Shared { .. });
         use_effect_with((), move |_| {
             mark(MARK_MOUNTED);
+            // A first view left on another route (the app opened there): the route's page shows.
+            if !diagnoser {
+                leave_first_view();
+            }
             // The static "starting" note of index.html has done its job.
             if let Some(note) = gloo::utils::document().get_element_by_id("loading") {
                 note.remove();
@@ -636,6 +649,16 @@ fn page() -> Html {
         });
     }
 
+    // The first view gives way once this diagnosis is on the screen (or could not be made),
+    // before anything looks up elements by their DOM ids (its elements have the same ids).
+    {
+        let status = state.status;
+        use_effect_with((status, state.generation), move |_| {
+            if matches!(status, Status::Done | Status::Error) {
+                leave_first_view();
+            }
+        });
+    }
     {
         let focus = focus.clone();
         let status = state.status;

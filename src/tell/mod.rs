@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod diagram;
 pub mod digest;
+pub mod html;
 pub mod lang;
 pub mod report;
 pub mod shortcuts;

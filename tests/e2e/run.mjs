@@ -41,6 +41,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -1527,6 +1528,70 @@ await test('share: past 2,000 characters a shorter link, which opens saying what
     check((await findingIds(other))[0] === FLAGSHIP_RULE, 'the short link is diagnosed the same');
   } finally {
     await other.close();
+  }
+});
+
+await test('first view: a link\'s and a kept text\'s diagnosis shown before the app loads, then the app takes its place', async (check) => {
+  // The flagship's share link, made by the command line (built by the test command before this).
+  const cli = path.join(REPO, 'target', 'release', 'trace-doctor');
+  if (!fs.existsSync(cli)) execFileSync('cargo', ['build', '--release', '--quiet', '--bin', 'trace-doctor'], { cwd: REPO });
+  const made = execFileSync(cli, ['link', 'make', '--no-redact', '--base', '', path.join(CASES_DIR, 'seed.txt')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const fragment = made.slice(made.indexOf('#'));
+  check(fragment.startsWith('#/s/1.'), `a link: ${fragment.slice(0, 20)}`);
+  const p = watchPage(await context.newPage(), 'first-view');
+  // The app's module waits until the test lets it go: what shows meanwhile is the first view's.
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const appFiles = [];
+  await p.route(/trace-doctor-web-[0-9a-f]+(_bg\.wasm|\.js)$/, async (route) => {
+    appFiles.push(route.request().url());
+    await gate;
+    await route.continue();
+  });
+  try {
+    await p.goto(`${PAGE_URL}${fragment}`, { waitUntil: 'load' });
+    await p.waitForFunction(() => performance.getEntriesByName('td:first-view-shown').length > 0, null, { timeout: 20_000 });
+    const title = p.locator(`#first .finding[data-rule="${FLAGSHIP_RULE}"] .finding-title`);
+    check(await title.isVisible(), 'the finding is on the screen');
+    check((await title.textContent()).startsWith('The async I/O operator'), 'with its title from the prose');
+    check(await p.locator('#first .finding.primary ol.fixes li').count() > 0, 'and its fixes');
+    const roles = await p.$$eval('#first .frame.highlighted .role', (xs) => xs.map((x) => x.textContent));
+    check(FLAGSHIP_ROLES.every((r) => roles.some((x) => x.includes(r))), `the frames that matter are highlighted: ${JSON.stringify(roles)}`);
+    check(await p.inputValue('#first-input') === flagshipText, 'the text is in the (read-only) input');
+    check(await p.locator('#first .link-notice').isVisible(), 'it says the text came with a link');
+    check(await p.locator('#trace-input').count() === 0, 'the app has not started');
+    check(await p.evaluate(() => performance.getEntriesByName('td:first-view-shown')[0].startTime < 20_000), 'mark set');
+    // A frame of "the frames that matter": brought into view, the route (the link) kept.
+    const target = await p.getAttribute('#first ol.highlights li:last-child a', 'href');
+    await p.click('#first ol.highlights li:last-child a');
+    check(await p.evaluate(() => location.hash.startsWith('#/s/1.')), 'the link stays in the address');
+    check(await eventually(() => p.locator(`#first ${target}`).isVisible(), 2000), `${target} shown`);
+    // The app comes: it shows the same diagnosis, and the first view is gone.
+    release();
+    await p.waitForFunction(() => performance.getEntriesByName('td:diagnosis-shown').length > 0, null, { timeout: 20_000 });
+    check(appFiles.length >= 2, `the app's files were asked for: ${appFiles.length}`);
+    check(await p.locator('#first').count() === 0, 'the first view has given way');
+    check(await p.locator(`.finding[data-rule="${FLAGSHIP_RULE}"]`).count() === 1, 'one finding on the page, the app\'s');
+    check(await p.inputValue('#trace-input') === flagshipText, 'the text in the app\'s input');
+    check(await p.locator(`.finding[data-rule="${FLAGSHIP_RULE}"] .finding-title`).isVisible(), 'the app\'s finding on the screen');
+    // A plain visit with the text kept in this tab: the same, without the link's note.
+    let release2;
+    const gate2 = new Promise((r) => { release2 = r; });
+    await p.unroute(/trace-doctor-web-[0-9a-f]+(_bg\.wasm|\.js)$/);
+    await p.route(/trace-doctor-web-[0-9a-f]+(_bg\.wasm|\.js)$/, async (route) => { await gate2; await route.continue(); });
+    await p.goto(PAGE_URL, { waitUntil: 'load' });
+    await p.waitForFunction(() => performance.getEntriesByName('td:first-view-shown').length > 0, null, { timeout: 20_000 });
+    check(await p.locator(`#first .finding[data-rule="${FLAGSHIP_RULE}"]`).isVisible(), 'a kept text: its finding before the app');
+    check(await p.locator('#first .link-notice').count() === 0, 'no link note for a kept text');
+    // Going elsewhere before the app has loaded: the first view gives way to that page.
+    await p.click('#first .site-nav a[href="#/rules"]');
+    check(await p.locator('#first').evaluate((el) => el.childElementCount === 0), 'emptied on a change of route');
+    release2();
+    await p.locator('main.catalog-layout').waitFor({ state: 'visible', timeout: 20_000 });
+    check(await p.locator('#first').count() === 0, 'removed once the app has started on another route');
+  } finally {
+    release();
+    await p.close();
   }
 });
 

@@ -2,7 +2,7 @@
 //! `<dir>/<lang>/<id>.json` (`lang`: `en`, `zh`), each a [`RuleProse`] made by
 //! [`RuleDef::prose`] from the bundled rules, the same prose the command line shows, with the
 //! rule's example trace ([`RuleProse::example`]: the page bundles none). The page's
-//! build writes them (`trace-doctor page-data dist/prose`, a Trunk hook); `src/app/prose.rs`
+//! build writes them (`trace-doctor page-data dist/prose`, a Trunk hook); `src/browser/prose.rs`
 //! reads them.
 
 use super::schema::{RuleDef, RuleProse};

@@ -29,7 +29,7 @@ impl Rule {
     /// The rule's prose in `lang` (English where the translation gives none). Where the rules
     /// are bundled with their prose (the command line, the tests) it is made on first use; the
     /// page's rules come without it ([`PROSE_BUNDLED`]) and this is `None` until
-    /// [`Rule::set_prose`] gave it (`src/app/prose.rs` fetches `prose/<lang>/<id>.json`).
+    /// [`Rule::set_prose`] gave it (`src/browser/prose.rs` fetches `prose/<lang>/<id>.json`).
     pub fn prose(&self, lang: Lang) -> Option<&RuleProse> {
         let cell = &self.prose[lang_index(lang)];
         match cell.get() {

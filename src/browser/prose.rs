@@ -111,7 +111,7 @@ pub fn missing_of_all(lang: Lang) -> Vec<&'static Rule> {
 /// Loads the prose of `rules` in `lang`, all requests at once. A rule whose file cannot be had
 /// (offline, a missing file) keeps no prose: the page then shows its id as the title and says
 /// that its explanation could not be loaded. Errors: the first failure, in words.
-async fn load(rules: Vec<&'static Rule>, lang: Lang) -> Result<(), String> {
+pub async fn load(rules: Vec<&'static Rule>, lang: Lang) -> Result<(), String> {
     // Every request is made before the first is awaited: they travel together.
     let pending: Vec<(&'static Rule, Result<Request, String>)> = rules
         .into_iter()
@@ -245,9 +245,9 @@ fn describe(e: &JsValue) -> String {
 /// Loads the prose of `rules` in `lang` in the background and calls `done` when it has come
 /// (or could not: the page shows the ids then).
 pub fn load_then(rules: Vec<&'static Rule>, lang: Lang, done: impl FnOnce() + 'static) {
-    yew::platform::spawn_local(async move {
+    wasm_bindgen_futures::spawn_local(async move {
         if let Err(e) = load(rules, lang).await {
-            gloo::console::warn!(format!("Trace Doctor: {e}"));
+            web_sys::console::warn_1(&format!("Trace Doctor: {e}").into());
         }
         done();
     });
