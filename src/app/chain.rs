@@ -93,24 +93,7 @@ pub fn chain(props: &Props) -> Html {
 
 fn exception(e: &ExceptionView, numbered: bool, lang: crate::lang::Lang) -> Html {
     let m = lang.msgs();
-    let logged = e.logged.as_ref().map(|l| format!("({l})"));
-    let class = match (e.class.is_empty(), e.relation.as_str()) {
-        (true, "thread") => m.thread_stack,
-        (true, _) if e.message.is_empty() => m.no_header_frames,
-        (true, _) => logged.as_deref().unwrap_or(m.no_header_message),
-        _ => e.class.as_str(),
-    };
-    let relation = match &e.parent {
-        Some(p) => lang.suppressed_in(p),
-        None => lang.relation(&e.relation).to_owned(),
-    };
-    // A one-line preview so a closed exception still says what it is about.
-    let preview: String = e.message.split_whitespace().collect::<Vec<_>>().join(" ");
-    let preview = if preview.chars().count() > 140 {
-        format!("{}…", preview.chars().take(140).collect::<String>())
-    } else {
-        preview
-    };
+    let (class, relation, preview) = e.header(lang);
     html! {
         <details class={classes!("exception", (e.relation == "root cause").then_some("root"))} id={e.id.clone()} data-class={e.class.clone()} open={e.open}
             data-default-open={e.open.to_string()}
@@ -119,7 +102,7 @@ fn exception(e: &ExceptionView, numbered: bool, lang: crate::lang::Lang) -> Html
                 { gutter(e.header_lines, numbered) }
                 <span class="head">
                     <span class="relation">{ relation }</span>
-                    <span class="ex-class">{ breakable(class) }</span>
+                    <span class="ex-class">{ breakable(&class) }</span>
                     { spoken(e.header_lines, numbered, lang) }
                     { for e.roles.iter().map(|r| html! { <span class="role header-role">{ super::code_spans(r) }</span> }) }
                     if !preview.is_empty() {

@@ -2,7 +2,7 @@
 //! per step, and the moment of the exception marked. Drawn from [`DiagramView`], which the core
 //! filled in from the trace (checkpoint id, operator chain, collection class).
 
-use crate::diagram::DiagramView;
+use crate::diagram::{label_baseline, DiagramView, BOX_W, COL_W, LABEL_W, LINE_H, PAD, TOP};
 use yew::prelude::*;
 
 /// Properties of [`DiagramSvg`].
@@ -14,35 +14,16 @@ pub struct Props {
     pub id: AttrValue,
 }
 
-const LABEL_W: f64 = 120.0;
-const COL_W: f64 = 222.0;
-const BOX_W: f64 = 208.0;
-const LINE_H: f64 = 15.0;
-const PAD: f64 = 8.0;
-const LANE_GAP: f64 = 26.0;
-const TOP: f64 = 28.0;
-
 /// Renders the diagram.
 #[function_component(DiagramSvg)]
 pub fn diagram_svg(props: &Props) -> Html {
     let d = &props.diagram;
-    // Each lane is as tall as its tallest box.
-    let heights: Vec<f64> = d
-        .lanes
-        .iter()
-        .map(|l| {
-            let lines = l.steps.iter().map(Vec::len).max().unwrap_or(1).max(1);
-            lines as f64 * LINE_H + 2.0 * PAD
-        })
-        .collect();
-    let mut tops = Vec::with_capacity(heights.len());
-    let mut y = TOP;
-    for h in &heights {
-        tops.push(y);
-        y += h + LANE_GAP;
-    }
-    let height = y + 6.0;
-    let width = LABEL_W + d.columns as f64 * COL_W + 10.0;
+    let crate::diagram::Layout {
+        tops,
+        heights,
+        width,
+        height,
+    } = d.layout();
     let m = use_context::<crate::lang::Lang>()
         .unwrap_or_default()
         .msgs();
@@ -106,7 +87,7 @@ pub fn diagram_svg(props: &Props) -> Html {
 
 /// The thread's label, in the lines the core wrapped it to, centred on its lane.
 fn label(lines: &[String], top: f64, h: f64) -> Html {
-    let first = top + h / 2.0 - (lines.len() as f64 - 1.0) * LINE_H / 2.0 + 4.0;
+    let first = label_baseline(lines.len(), top, h);
     html! {
         <text class="dg-thread" x="4" y={first.to_string()}>
             { for lines.iter().enumerate().map(|(k, l)| html! {

@@ -210,7 +210,7 @@ pub(crate) fn page_title(route: &Route, lang: Lang) -> String {
     const SITE: &str = "Trace Doctor";
     let m = lang.msgs();
     match route {
-        Route::Home | Route::Shared { .. } => format!("{SITE} — {}", m.title_home),
+        Route::Home | Route::Shared { .. } => lang.home_title(),
         Route::Rules => format!("{} — {SITE}", m.title_rules),
         Route::Rule { id } => match crate::rules::by_id(id) {
             Some(r) => format!("{} — {SITE}", crate::lang::rule_text(r, lang).title),
@@ -288,11 +288,108 @@ pub(crate) fn mark(name: &str) {
 }
 
 /// Removes the first view (`index.html`'s `#first`, written by `crate::browser::first` before
-/// this module loaded), which hides the app's elements while it has content.
+/// this module loaded), which hides the app's elements while it has content. What the person did
+/// there is kept: the sections they opened or closed (matched by DOM id, else by trace, finding
+/// and class: [`details_key`]) and how far they scrolled (the app's page has the same layout).
 fn leave_first_view() {
-    if let Some(el) = gloo::utils::document().get_element_by_id(crate::browser::first::ROOT_ID) {
-        el.remove();
+    let document = gloo::utils::document();
+    let Some(first) = document.get_element_by_id(crate::browser::first::ROOT_ID) else {
+        return;
+    };
+    let opened: std::collections::HashMap<String, bool> = details_in(&first)
+        .into_iter()
+        .map(|d| (details_key(&d), d.open()))
+        .collect();
+    let window = gloo::utils::window();
+    let scroll = window.scroll_y().unwrap_or(0.0);
+    // The element with the focus, as the app's own: the same DOM id, the same link, or the
+    // summary of the same section.
+    let focused = document
+        .active_element()
+        .filter(|el| first.contains(Some(el)))
+        .and_then(|el| {
+            if !el.id().is_empty() {
+                return Some(format!("#{}", el.id()));
+            }
+            if let Some(href) = el.get_attribute("href").filter(|h| h.starts_with("#t")) {
+                return Some(format!("a[href=\"{href}\"]"));
+            }
+            let details = el.parent_element()?.dyn_into().ok()?;
+            (el.tag_name() == "SUMMARY").then(|| format!("summary {}", details_key(&details)))
+        });
+    let had_content = first.child_element_count() > 0;
+    first.remove();
+    if had_content {
+        FIRST_VIEW_LEFT.with(|f| f.set(true));
     }
+    let Some(app) = document.get_element_by_id("app") else {
+        return;
+    };
+    let mut summaries = Vec::new();
+    for d in details_in(&app) {
+        let key = details_key(&d);
+        if let Some(&open) = opened.get(&key) {
+            d.set_open(open);
+        }
+        if focused.as_deref() == Some(format!("summary {key}").as_str()) {
+            summaries.extend(d.first_element_child());
+        }
+    }
+    if scroll > 0.0 {
+        window.scroll_to_with_x_and_y(0.0, scroll);
+    }
+    let target = summaries.into_iter().next().or_else(|| {
+        let selector = focused.filter(|f| !f.starts_with("summary "))?;
+        // Ids and links of the diagnosis only: anything else is not a selector to run.
+        let safe = selector
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "#-_[]=\"".contains(c))
+            || selector.starts_with("a[href=");
+        safe.then(|| app.query_selector(&selector).ok().flatten())
+            .flatten()
+    });
+    if let Some(el) = target.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        focus_without_scroll(&el);
+    }
+}
+
+thread_local! {
+    /// Whether the app took a first view's place (the diagnosis was on the screen before it):
+    /// it then does not scroll a phone to the trace again.
+    static FIRST_VIEW_LEFT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The `details` elements inside `root`, in document order.
+fn details_in(root: &web_sys::Element) -> Vec<web_sys::HtmlDetailsElement> {
+    let Ok(list) = root.query_selector_all("details") else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+        .collect()
+}
+
+/// What a `details` of the diagnosis is, the same in the first view and in the app: its DOM id
+/// (a throwable, a fold), else its trace card's id, its finding's rule and its class (a
+/// finding's "Why it happens").
+fn details_key(d: &web_sys::HtmlDetailsElement) -> String {
+    if !d.id().is_empty() {
+        return d.id();
+    }
+    let around = |selector: &str, attribute: &str| {
+        d.closest(selector)
+            .ok()
+            .flatten()
+            .and_then(|e| e.get_attribute(attribute))
+            .unwrap_or_default()
+    };
+    format!(
+        "{}|{}|{}",
+        around("article.trace", "id"),
+        around(".finding[data-rule]", "data-rule"),
+        d.class_name()
+    )
 }
 
 /// Mark set when the page's component first renders (the wasm is loaded and running).
@@ -409,7 +506,14 @@ fn page() -> Html {
         let first = use_mut_ref(|| true);
         use_effect_with(route, move |route| {
             if let Some(w) = web_sys::window() {
-                w.scroll_to_with_x_and_y(0.0, 0.0);
+                // Not under a first view being read: it keeps its place until the app takes it.
+                let reading = w
+                    .document()
+                    .and_then(|d| d.get_element_by_id(crate::browser::first::ROOT_ID))
+                    .is_some_and(|f| f.child_element_count() > 0);
+                if !reading {
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
                 if let Some(d) = w.document() {
                     d.set_title(&page_title(route, self::lang()));
                     if !std::mem::replace(&mut *first.borrow_mut(), false)
@@ -631,7 +735,11 @@ fn page() -> Html {
         use_effect_with((), move |_| {
             mark(MARK_MOUNTED);
             // A first view left on another route (the app opened there): the route's page shows.
-            if !diagnoser {
+            // An empty one (nothing to show first, or not yet shown) goes too.
+            let empty = gloo::utils::document()
+                .get_element_by_id(crate::browser::first::ROOT_ID)
+                .is_some_and(|f| f.child_element_count() == 0);
+            if !diagnoser || empty {
                 leave_first_view();
             }
             // The static "starting" note of index.html has done its job.
@@ -640,6 +748,9 @@ fn page() -> Html {
             }
             Timeout::new(WARM_UP_AFTER_MS, move || {
                 if *latest.borrow() == 0 {
+                    // Nothing to diagnose here after all (the app read the kept text otherwise):
+                    // a first view would never be taken over.
+                    leave_first_view();
                     let _ = crate::rules::catalogue();
                     let _ = crate::diagnose(crate::FLAGSHIP_EXAMPLE);
                 }
@@ -885,9 +996,9 @@ fn bring_into_view(trace: Option<usize>, finding: Option<&str>) {
             let _ = d.set_attribute("open", "");
         }
         reveal(&el);
-    } else if stacked_layout() {
+    } else if stacked_layout() && !FIRST_VIEW_LEFT.with(std::cell::Cell::get) {
         // Nothing chosen, on a phone: the diagnosis is below the input, out of sight; a link
-        // is opened to read it.
+        // is opened to read it. (The first view did so already: the person may have read on.)
         if let Ok(Some(first)) = doc.query_selector("article.trace") {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Start);

@@ -1,7 +1,7 @@
 //! One distinct trace: its findings, the context facts, and the annotated cause chain.
 
 use super::{chain::Chain, finding::FindingCard};
-use crate::view::TraceView;
+use crate::view::{strip_value, TraceView, STRIP_FACTS};
 use yew::prelude::*;
 
 /// Properties of [`TraceCard`].
@@ -15,18 +15,6 @@ pub struct Props {
     /// Whether the children hold the Share panel: the first screen then has a button to it.
     #[prop_or_default]
     pub has_share: bool,
-}
-
-/// The facts a committer checks first, in the one-line strip above the findings.
-const STRIP_FACTS: [&str; 4] = ["checkpoint", "operators", "subtask", "version"];
-
-/// A fact's value for the one-line strip: at most 60 characters (an operator chain can name
-/// dozens of operators; the facts card below shows it whole).
-fn strip_value(v: &str) -> String {
-    match v.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", &v[..i]),
-        None => v.to_owned(),
-    }
 }
 
 /// Opens the Share panel (`details#share`) and brings it into view.
@@ -52,13 +40,7 @@ pub fn trace_card(props: &Props) -> Html {
     let t = &props.trace;
     let lang = use_context::<crate::lang::Lang>().unwrap_or_default();
     let m = lang.msgs();
-    // A trace on one line of the input (REST JSON) says no line range: it would read "1–1".
-    let heading = lang.trace_heading(
-        t.number,
-        t.thread.is_some(),
-        t.numbered.then_some(t.lines),
-        (t.occurrences, t.thread.is_some()),
-    );
+    let heading = t.heading(lang);
     html! {
         <article class="trace" id={t.dom_id.clone()} aria-label={lang.trace_label(t.number)}>
             <h2 class="trace-head">{ heading }</h2>

@@ -6,7 +6,12 @@ fn main() {
         if let Some(p) = w.performance() {
             let _ = p.mark("td:main");
         }
-        yew::Renderer::<trace_doctor::app::App>::new().render();
+        // Into index.html's `#app` (Yew empties its root: the first view beside it stays until
+        // the app shows the same diagnosis); into the body when a page has no such element.
+        match w.document().and_then(|d| d.get_element_by_id("app")) {
+            Some(root) => yew::Renderer::<trace_doctor::app::App>::with_root(root).render(),
+            None => yew::Renderer::<trace_doctor::app::App>::new().render(),
+        };
     } else {
         trace_doctor::app::worker::run_in_worker();
     }

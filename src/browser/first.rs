@@ -8,8 +8,9 @@
 use crate::lang::Lang;
 
 /// DOM id of the element of `index.html` the first view is written into. While it has content,
-/// `style/main.css` hides what follows it in the body (the loading note, the app's elements); the
-/// app removes it.
+/// `style/main.css` hides the loading note and the app's root (`#app`) after it; the app removes
+/// it once it shows the same diagnosis, keeping what the person opened and how far they
+/// scrolled (`crate::app`).
 pub const ROOT_ID: &str = "first";
 
 /// Performance API mark set once the first view's diagnosis is in the DOM.
@@ -48,6 +49,7 @@ pub async fn show(link: &str, kept: &str, lang: Lang) -> bool {
     if let Some(html) = document.document_element() {
         let _ = html.set_attribute("lang", lang.html_lang());
     }
+    document.set_title(&lang.home_title());
     root.set_inner_html(&crate::tell::html::diagnoser(
         &text,
         &model,

@@ -80,10 +80,17 @@ impl MessagePattern {
         Ok(p)
     }
 
-    /// Whether the pattern has a group named `name`.
+    /// Whether the pattern has a group named `name`: asked of the compiled regex when it is
+    /// compiled (natively, at once), else read from the pattern's text (`(?P<name>` or
+    /// `(?<name>`, not escaped), so that loading the page's catalogue compiles no regex. A test
+    /// checks that both answers agree on every bundled pattern.
     pub fn has_group(&self, name: &str) -> bool {
-        self.re()
-            .is_some_and(|re| re.capture_names().flatten().any(|n| n == name))
+        match self.re.get() {
+            Some(re) => re
+                .as_ref()
+                .is_some_and(|re| re.capture_names().flatten().any(|n| n == name)),
+            None => group_names(&self.source).any(|n| n == name),
+        }
     }
 
     /// Whether the `same` groups of one match all captured the same text (true when there are
@@ -166,6 +173,28 @@ pub const DECISIVE_NEEDLE: usize = 12;
 
 /// Shortest text worth checking for: a shorter one would be found in most messages.
 const MIN_NEEDLE: usize = 3;
+
+/// The names of the groups `pattern` writes as `(?P<name>…)` or `(?<name>…)`, in order; a `(`
+/// escaped with a backslash starts none.
+fn group_names(pattern: &str) -> impl Iterator<Item = &str> {
+    let bytes = pattern.as_bytes();
+    pattern.match_indices('(').filter_map(move |(at, _)| {
+        // An odd number of backslashes before the `(` escapes it.
+        let slashes = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if slashes % 2 == 1 {
+            return None;
+        }
+        let rest = &pattern[at + 1..];
+        let rest = rest
+            .strip_prefix("?P<")
+            .or_else(|| rest.strip_prefix("?<"))?;
+        rest.find('>').map(|end| &rest[..end])
+    })
+}
 
 /// The literal text that starts each top-level alternative of `pattern` (after a leading `^`),
 /// or `None` when an alternative has none of at least [`MIN_NEEDLE`] bytes, or when the pattern
@@ -446,6 +475,44 @@ fn leading_literal(alt: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn group_names_read_from_the_text_are_the_regex_s() {
+        // What `has_group` reads from a pattern's text before it is compiled (the page) is what
+        // the compiled regex says (natively every bundled pattern is compiled at load).
+        let mut checked = 0;
+        for rule in crate::rules::catalogue() {
+            for c in rule.all_conditions() {
+                if let crate::rules::Compiled::Throwable {
+                    message,
+                    not_message,
+                    ..
+                } = c
+                {
+                    for p in [message, not_message].into_iter().flatten() {
+                        let re = p.re().expect("bundled patterns compile");
+                        let from_regex: Vec<&str> = re.capture_names().flatten().collect();
+                        let from_text: Vec<&str> = super::group_names(&p.source).collect();
+                        assert_eq!(from_text, from_regex, "{}", p.source);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "{checked} patterns");
+        let names = |p: &str| super::group_names(p).map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(names(r"(?P<a>x)\(?P<b>y\)(?<c>z)"), ["a", "c"]);
+        assert_eq!(names(r"\\(?P<d>x)"), ["d"]);
+        let lazy = super::MessagePattern {
+            source: "(?P<cls>[a-z.]+) cannot be cast".into(),
+            re: std::sync::OnceLock::new(),
+            same: Vec::new(),
+            needles: None,
+            prefilter: None,
+        };
+        assert!(lazy.has_group("cls") && !lazy.has_group("other"));
+        assert!(lazy.re.get().is_none(), "has_group compiled nothing");
+    }
+
     use super::*;
 
     #[test]

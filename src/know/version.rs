@@ -172,9 +172,8 @@ fn knowledge() -> &'static Knowledge {
                     if g.checked.is_empty() && g.has_callee {
                         g.checked.extend(checked.iter().copied());
                     }
+                    // Sorted and deduplicated once, after the last entry (below).
                     g.checked.extend(versions.iter().copied());
-                    g.checked.sort();
-                    g.checked.dedup();
                 }
                 if !compiled.get(group).copied().unwrap_or(false) {
                     return None;
@@ -188,6 +187,10 @@ fn knowledge() -> &'static Knowledge {
                 })
             })
             .collect();
+        for g in &mut groups {
+            g.checked.sort_unstable();
+            g.checked.dedup();
+        }
         let mut releases: Vec<(Version, Option<String>)> = raw
             .release
             .into_iter()

@@ -40,6 +40,68 @@ pub struct LaneView {
     pub throws_at: Option<usize>,
 }
 
+/// The diagram's geometry, in SVG user units (the page's component and the first view draw
+/// from it): the thread labels' column, a step's column and box, a text line, the padding in a
+/// box, the gap between lanes, and the room above the first lane.
+pub const LABEL_W: f64 = 120.0;
+/// See [`LABEL_W`].
+pub const COL_W: f64 = 222.0;
+/// See [`LABEL_W`].
+pub const BOX_W: f64 = 208.0;
+/// See [`LABEL_W`].
+pub const LINE_H: f64 = 15.0;
+/// See [`LABEL_W`].
+pub const PAD: f64 = 8.0;
+/// See [`LABEL_W`].
+pub const LANE_GAP: f64 = 26.0;
+/// See [`LABEL_W`].
+pub const TOP: f64 = 28.0;
+
+/// Where a diagram's lanes go: each lane as tall as its tallest box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// Each lane's top (y).
+    pub tops: Vec<f64>,
+    /// Each lane's height.
+    pub heights: Vec<f64>,
+    /// The picture's width.
+    pub width: f64,
+    /// The picture's height.
+    pub height: f64,
+}
+
+impl DiagramView {
+    /// The lanes' places and the picture's size.
+    pub fn layout(&self) -> Layout {
+        let heights: Vec<f64> = self
+            .lanes
+            .iter()
+            .map(|l| {
+                let lines = l.steps.iter().map(Vec::len).max().unwrap_or(1).max(1);
+                lines as f64 * LINE_H + 2.0 * PAD
+            })
+            .collect();
+        let mut tops = Vec::with_capacity(heights.len());
+        let mut y = TOP;
+        for h in &heights {
+            tops.push(y);
+            y += h + LANE_GAP;
+        }
+        Layout {
+            tops,
+            heights,
+            width: LABEL_W + self.columns as f64 * COL_W + 10.0,
+            height: y + 6.0,
+        }
+    }
+}
+
+/// The baseline (y) of the first line of a thread's label of `lines` lines, centred on the lane
+/// at `top` of height `h`.
+pub fn label_baseline(lines: usize, top: f64, h: f64) -> f64 {
+    top + h / 2.0 - (lines as f64 - 1.0) * LINE_H / 2.0 + 4.0
+}
+
 /// Fills `def`'s placeholders from `d`: `{checkpoint}` (the checkpoint id, else `N`), `{task}`
 /// (the operator chain, else `the operator`), `{collection}` (the `java.util` class whose
 /// iterator threw, e.g. `HashMap`, else `collection`).

@@ -10,11 +10,11 @@
 //! The HTML fields of the model (`*_html`) come from our own rule files, rendered at build time,
 //! and are written as they are, as the app does; every other text is escaped.
 
-use crate::diagram::DiagramView;
+use crate::diagram::{label_baseline, DiagramView, BOX_W, COL_W, LABEL_W, LINE_H, PAD, TOP};
 use crate::lang::Lang;
 use crate::view::{
     ExceptionView, ExplanationView, FindingView, FrameBlock, FrameView, LineRange, PageModel,
-    SkippedCause, SkippedCauses, TraceView,
+    SkippedCause, SkippedCauses, TraceView, STRIP_FACTS,
 };
 use std::fmt::Write;
 
@@ -98,9 +98,6 @@ pub fn text_to_show(link: &str, kept: &str) -> Option<String> {
     (!text.trim().is_empty() && text.len() < MAX_BYTES).then_some(text)
 }
 
-/// The facts a committer checks first, in the strip above the findings (as the trace card).
-const STRIP_FACTS: [&str; 4] = ["checkpoint", "operators", "subtask", "version"];
-
 /// The diagnoser as the app renders it for `text` and its `model` (`diagnose_ms`: the time the
 /// diagnosis took, in milliseconds, for the status line; `from_link`: the text came with a share
 /// link, which the page says): the header, the input panel holding the text (read-only until the
@@ -153,7 +150,12 @@ pub fn diagnoser(
         .t(m.open_file)
         .m("</button><span class=\"hint\">")
         .t(m.example_hint)
-        .m("</span></div></section><section class=\"result\"")
+        .m("</span></div>");
+    // The app keeps the text (a link's too) and says so.
+    o.m("<p class=\"kept hint\" data-kept=\"yes\">")
+        .t(m.kept_yes)
+        .m("</p>");
+    o.m("</section><section class=\"result\"")
         .a("aria-label", m.result_label)
         .m(">");
     if from_link {
@@ -164,8 +166,15 @@ pub fn diagnoser(
             .m("</button></div>");
     }
     o.m("<p class=\"status done\" role=\"status\">");
+    let stacks = model
+        .index
+        .iter()
+        .filter(|r| r.what.starts_with("thread "))
+        .count();
     let status = if model.traces.is_empty() {
         m.status_no_trace.to_owned()
+    } else if model.threads > 0 && stacks == model.total_traces {
+        lang.done_thread_dump(model.threads, model.total_traces, diagnose_ms)
     } else {
         lang.done(model.total_traces, model.diagnosed_traces, diagnose_ms)
     };
@@ -242,8 +251,8 @@ fn results(o: &mut Out, model: &PageModel, lang: Lang) {
         }
         o.m("</details>");
     }
-    for t in &model.traces {
-        trace(o, t, lang);
+    for (i, t) in model.traces.iter().enumerate() {
+        trace(o, t, i == 0, lang);
     }
     if !model.problems.is_empty() {
         o.m("<details class=\"problems\"><summary>")
@@ -282,23 +291,11 @@ fn no_rule_answer(o: &mut Out, answer: Option<&(String, Vec<String>)>, label: &s
     o.m("</div>");
 }
 
-/// A fact's value in the strip: at most 60 characters.
-fn strip_value(v: &str) -> String {
-    match v.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", &v[..i]),
-        None => v.to_owned(),
-    }
-}
-
-/// One trace card (as the app's `TraceCard`).
-fn trace(o: &mut Out, t: &TraceView, lang: Lang) {
+/// One trace card (as the app's `TraceCard`); the first (`has_share`) holds the Share panel's
+/// place, closed, after its findings.
+fn trace(o: &mut Out, t: &TraceView, has_share: bool, lang: Lang) {
     let m = lang.msgs();
-    let heading = lang.trace_heading(
-        t.number,
-        t.thread.is_some(),
-        t.numbered.then_some(t.lines),
-        (t.occurrences, t.thread.is_some()),
-    );
+    let heading = t.heading(lang);
     o.m("<article class=\"trace\"")
         .a("id", &t.dom_id)
         .a("aria-label", &lang.trace_label(t.number))
@@ -311,24 +308,29 @@ fn trace(o: &mut Out, t: &TraceView, lang: Lang) {
         .filter(|f| STRIP_FACTS.contains(&f.key.as_str()))
         .collect();
     // The app's strip also holds the Share button (first trace): kept as a disabled button.
-    o.m("<p class=\"facts-strip\"")
-        .a("aria-label", m.facts_label)
-        .m(">");
-    for (k, f) in strip.iter().enumerate() {
-        o.m("<span class=\"strip-fact\"")
-            .a("data-fact", &f.key)
-            .m(">")
-            .t(if k > 0 { "· " } else { "" })
-            .t(&f.label)
-            .m(" <strong")
-            .a("title", &f.value)
-            .m(">")
-            .t(&strip_value(&f.value))
-            .m("</strong></span>");
+    if !strip.is_empty() || has_share {
+        o.m("<p class=\"facts-strip\"")
+            .a("aria-label", m.facts_label)
+            .m(">");
+        for (k, f) in strip.iter().enumerate() {
+            o.m("<span class=\"strip-fact\"")
+                .a("data-fact", &f.key)
+                .m(">")
+                .t(if k > 0 { "· " } else { "" })
+                .t(&f.label)
+                .m(" <strong")
+                .a("title", &f.value)
+                .m(">")
+                .t(&crate::view::strip_value(&f.value))
+                .m("</strong></span>");
+        }
+        if has_share {
+            o.m("<button type=\"button\" class=\"to-share\" disabled>")
+                .t(m.to_share)
+                .m("</button>");
+        }
+        o.m("</p>");
     }
-    o.m("<button type=\"button\" class=\"to-share\" disabled>")
-        .t(m.to_share)
-        .m("</button></p>");
     if let Some(cut) = &t.cut {
         o.m(if t.cut_certain {
             "<p class=\"cut-note certain\" role=\"note\">"
@@ -401,6 +403,11 @@ fn trace(o: &mut Out, t: &TraceView, lang: Lang) {
     }
     for (i, f) in t.findings.iter().enumerate() {
         finding(o, f, i == 0, &format!("{}-f{i}", t.dom_id), lang);
+    }
+    if has_share {
+        o.m("<details class=\"share\"><summary>")
+            .t(m.share_summary)
+            .m("</summary></details>");
     }
     if !t.facts.is_empty() {
         o.m("<section class=\"facts\"")
@@ -561,34 +568,15 @@ fn explanation(o: &mut Out, e: &ExplanationView, reading: &[String], open: bool,
     o.m("</ul>");
 }
 
-// The diagram's geometry (as `src/app/diagram.rs`).
-const LABEL_W: f64 = 120.0;
-const COL_W: f64 = 222.0;
-const BOX_W: f64 = 208.0;
-const LINE_H: f64 = 15.0;
-const PAD: f64 = 8.0;
-const LANE_GAP: f64 = 26.0;
-const TOP: f64 = 28.0;
-
 /// A finding's diagram as inline SVG (as the app's `DiagramSvg`); `id`: a DOM id prefix.
 fn diagram(o: &mut Out, d: &DiagramView, id: &str, lang: Lang) {
     let m = lang.msgs();
-    let heights: Vec<f64> = d
-        .lanes
-        .iter()
-        .map(|l| {
-            let lines = l.steps.iter().map(Vec::len).max().unwrap_or(1).max(1);
-            lines as f64 * LINE_H + 2.0 * PAD
-        })
-        .collect();
-    let mut tops = Vec::with_capacity(heights.len());
-    let mut y = TOP;
-    for h in &heights {
-        tops.push(y);
-        y += h + LANE_GAP;
-    }
-    let height = y + 6.0;
-    let width = LABEL_W + d.columns as f64 * COL_W + 10.0;
+    let crate::diagram::Layout {
+        tops,
+        heights,
+        width,
+        height,
+    } = d.layout();
     o.m("<figure class=\"diagram\"><h4 aria-hidden=\"true\">")
         .t(&d.title)
         .m("</h4><p class=\"dg-hint\" aria-hidden=\"true\">")
@@ -630,7 +618,7 @@ fn diagram(o: &mut Out, d: &DiagramView, id: &str, lang: Lang) {
             "<g class=\"dg-lane\"><line class=\"dg-axis\" x1=\"{LABEL_W}\" y1=\"{mid}\" x2=\"{}\" y2=\"{mid}\" marker-end=\"url(#{id}-arrow)\"></line>",
             width - 6.0
         );
-        let first = top + h / 2.0 - (lane.thread_lines.len() as f64 - 1.0) * LINE_H / 2.0 + 4.0;
+        let first = label_baseline(lane.thread_lines.len(), top, h);
         let _ = write!(s, "<text class=\"dg-thread\" x=\"4\" y=\"{first}\">");
         tspans(s, &lane.thread_lines, 4.0);
         s.push_str("</text>");
@@ -721,24 +709,7 @@ fn chain(o: &mut Out, chain: &[ExceptionView], last_line: usize, numbered: bool,
 
 /// One throwable: a `details` with its header, message and frames.
 fn exception(o: &mut Out, e: &ExceptionView, numbered: bool, lang: Lang) {
-    let m = lang.msgs();
-    let logged = e.logged.as_ref().map(|l| format!("({l})"));
-    let class = match (e.class.is_empty(), e.relation.as_str()) {
-        (true, "thread") => m.thread_stack,
-        (true, _) if e.message.is_empty() => m.no_header_frames,
-        (true, _) => logged.as_deref().unwrap_or(m.no_header_message),
-        _ => e.class.as_str(),
-    };
-    let relation = match &e.parent {
-        Some(p) => lang.suppressed_in(p),
-        None => lang.relation(&e.relation).to_owned(),
-    };
-    let preview: String = e.message.split_whitespace().collect::<Vec<_>>().join(" ");
-    let preview = if preview.chars().count() > 140 {
-        format!("{}…", preview.chars().take(140).collect::<String>())
-    } else {
-        preview
-    };
+    let (class, relation, preview) = e.header(lang);
     o.m(if e.relation == "root cause" {
         "<details class=\"exception root\""
     } else {

@@ -73,6 +73,11 @@ impl Lang {
         *self == Lang::En
     }
 
+    /// The page's title on the diagnoser (`Trace Doctor — Flink and JVM stack traces explained`).
+    pub fn home_title(self) -> String {
+        format!("Trace Doctor — {}", self.msgs().title_home)
+    }
+
     /// The fixed texts of this language.
     pub fn msgs(self) -> &'static Messages {
         match self {

@@ -313,6 +313,65 @@ pub struct ExceptionView {
     pub skipped_after: Option<SkippedCauses>,
 }
 
+impl TraceView {
+    /// The card's heading in `lang`: `Trace 1 · lines 2–61` (no line range for a trace on one
+    /// line of the input, such as REST JSON: it would read `1–1`), `Thread 3`, `×4`.
+    pub fn heading(&self, lang: Lang) -> String {
+        lang.trace_heading(
+            self.number,
+            self.thread.is_some(),
+            self.numbered.then_some(self.lines),
+            (self.occurrences, self.thread.is_some()),
+        )
+    }
+}
+
+impl ExceptionView {
+    /// What the throwable's header says in `lang`: its class (or what stands for it: a thread's
+    /// stack, frames without a header, a log line), its relation to the others (`wrapped by`,
+    /// `suppressed in IOException`), and its message on one line, cut after 140 characters, so
+    /// that a closed throwable still says what it is about.
+    pub fn header(&self, lang: Lang) -> (String, String, String) {
+        let m = lang.msgs();
+        let class = match (self.class.is_empty(), self.relation.as_str()) {
+            (true, "thread") => m.thread_stack.to_owned(),
+            (true, _) if self.message.is_empty() => m.no_header_frames.to_owned(),
+            (true, _) => match &self.logged {
+                Some(l) => format!("({l})"),
+                None => m.no_header_message.to_owned(),
+            },
+            _ => self.class.clone(),
+        };
+        let relation = match &self.parent {
+            Some(p) => lang.suppressed_in(p),
+            None => lang.relation(&self.relation).to_owned(),
+        };
+        let preview: String = self
+            .message
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let preview = if preview.chars().count() > 140 {
+            format!("{}…", preview.chars().take(140).collect::<String>())
+        } else {
+            preview
+        };
+        (class, relation, preview)
+    }
+}
+
+/// The facts a committer checks first, shown in the one-line strip above a trace's findings.
+pub const STRIP_FACTS: [&str; 4] = ["checkpoint", "operators", "subtask", "version"];
+
+/// A fact's value for the one-line strip: at most 60 characters (an operator chain can name
+/// dozens of operators; the facts card below shows it whole).
+pub fn strip_value(v: &str) -> String {
+    match v.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &v[..i]),
+        None => v.to_owned(),
+    }
+}
+
 /// Throwables of a long trace that are not shown in full (past [`MAX_CHAIN_SHOWN`]): a line
 /// that counts them, which opens to a list of one line each.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

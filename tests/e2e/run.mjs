@@ -817,10 +817,10 @@ await test('keyboard: / focuses the input, j/k walk the highlighted frames, o to
   check((await help.count()) === 0, 'Close did not close the help');
   // Landmarks, and a name on every control.
   const marks = await page.evaluate(() => ({
-    banner: document.querySelectorAll('body > header, [role=banner]').length,
+    banner: document.querySelectorAll('body > header, #app > header, [role=banner]').length,
     nav: document.querySelectorAll('nav[aria-label]').length,
     main: document.querySelectorAll('main:not([hidden])').length,
-    footer: document.querySelectorAll('body > footer, [role=contentinfo]').length,
+    footer: document.querySelectorAll('body > footer, #app > footer, [role=contentinfo]').length,
     unnamed: [...document.querySelectorAll('main:not([hidden]) button, main:not([hidden]) input, main:not([hidden]) textarea, header button')]
       .filter((e) => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
       .map((e) => e.id || e.outerHTML.slice(0, 60)),
@@ -1566,10 +1566,37 @@ await test('first view: a link\'s and a kept text\'s diagnosis shown before the 
     await p.click('#first ol.highlights li:last-child a');
     check(await p.evaluate(() => location.hash.startsWith('#/s/1.')), 'the link stays in the address');
     check(await eventually(() => p.locator(`#first ${target}`).isVisible(), 2000), `${target} shown`);
+    // "Diagnose" is the page shown: the first view and the link stay.
+    await p.click('#first .site-nav a[href="#/"]');
+    check(await p.evaluate(() => location.hash.startsWith('#/s/1.') && document.querySelector('#first .finding') !== null), '"Diagnose" keeps the first view');
+    // What the person does there is kept when the app takes over: a section closed, one opened,
+    // the place scrolled to.
+    await p.evaluate(() => {
+      document.querySelector('#first .finding.primary details.explanation').open = false;
+      document.querySelector('#first .finding.primary details.evidence').open = true;
+      document.querySelector('#first .finding.primary ol.fixes').scrollIntoView({ block: 'start' });
+      document.querySelector('#first .finding.primary details.evidence > summary').focus({ preventScroll: true });
+    });
+    const scrolled = await p.evaluate(() => scrollY);
+    // From now on, no frame may show neither the first view's finding nor the app's.
+    await p.evaluate(() => {
+      window.__blankFrames = 0;
+      const tick = () => {
+        const shown = (sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0; };
+        if (!shown('#first .finding.primary') && !shown('#app .finding.primary')) window.__blankFrames += 1;
+        if (performance.getEntriesByName('td:diagnosis-shown').length === 0) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
     // The app comes: it shows the same diagnosis, and the first view is gone.
     release();
     await p.waitForFunction(() => performance.getEntriesByName('td:diagnosis-shown').length > 0, null, { timeout: 20_000 });
+    check(await p.evaluate(() => window.__blankFrames) === 0, `the diagnosis stayed on the screen: ${await p.evaluate(() => window.__blankFrames)} frames without it`);
     check(appFiles.length >= 2, `the app's files were asked for: ${appFiles.length}`);
+    check(Math.abs(await p.evaluate(() => scrollY) - scrolled) < 80, `the place kept: ${scrolled} -> ${await p.evaluate(() => scrollY)}`);
+    check(await p.evaluate(() => !document.querySelector('#app .finding.primary details.explanation').open
+      && document.querySelector('#app .finding.primary details.evidence').open), 'the sections as the person left them');
+    check(await p.evaluate(() => document.activeElement?.matches('#app .finding.primary details.evidence > summary')), 'the focus where it was');
     check(await p.locator('#first').count() === 0, 'the first view has given way');
     check(await p.locator(`.finding[data-rule="${FLAGSHIP_RULE}"]`).count() === 1, 'one finding on the page, the app\'s');
     check(await p.inputValue('#trace-input') === flagshipText, 'the text in the app\'s input');
@@ -1589,6 +1616,14 @@ await test('first view: a link\'s and a kept text\'s diagnosis shown before the 
     release2();
     await p.locator('main.catalog-layout').waitFor({ state: 'visible', timeout: 20_000 });
     check(await p.locator('#first').count() === 0, 'removed once the app has started on another route');
+    // The app's module cannot be had: the first view stays, and says the rest did not start.
+    await p.unroute(/trace-doctor-web-[0-9a-f]+(_bg\.wasm|\.js)$/);
+    await p.route(/trace-doctor-web-[0-9a-f]+(_bg\.wasm|\.js)$/, (route) => route.abort('aborted'));
+    await p.goto('about:blank'); // (from #/rules, the link alone would not load the page again)
+    await p.goto(`${PAGE_URL}${fragment}`, { waitUntil: 'load' });
+    await p.locator('#first .not-started').waitFor({ state: 'visible', timeout: 20_000 });
+    check(await p.locator(`#first .finding[data-rule="${FLAGSHIP_RULE}"]`).isVisible(), 'the diagnosis stays readable');
+    check((await p.textContent('#first .not-started')).startsWith('The rest of the page did not start'), 'and it says why the page does nothing more');
   } finally {
     release();
     await p.close();

@@ -366,18 +366,31 @@ pub enum Condition {
     },
 }
 
-/// A string or a list of strings, as a list.
+/// A string or a list of strings, as a list. A visitor of both, not an untagged enum: that
+/// buffers the value and builds a formatted error for the variant that does not fit, which cost
+/// the page's cold start a few milliseconds (issue 13).
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
+    struct OneOrMany;
+    impl<'de> serde::de::Visitor<'de> for OneOrMany {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string or a list of strings")
+        }
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Vec<String>, E> {
+            Ok(vec![s.to_owned()])
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Vec<String>, A::Error> {
+            let mut list = Vec::new();
+            while let Some(s) = seq.next_element::<String>()? {
+                list.push(s);
+            }
+            Ok(list)
+        }
     }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => vec![s],
-        OneOrMany::Many(v) => v,
-    })
+    d.deserialize_any(OneOrMany)
 }
 
 fn any() -> Within {
