@@ -151,10 +151,13 @@ pub fn diagnoser(
         .m("</button><span class=\"hint\">")
         .t(m.example_hint)
         .m("</span></div>");
-    // The app keeps the text (a link's too) and says so.
-    o.m("<p class=\"kept hint\" data-kept=\"yes\">")
-        .t(m.kept_yes)
-        .m("</p>");
+    // The app says a kept text is kept; a link's text it keeps after its diagnosis, and says so
+    // then (the note comes a moment after the takeover, as it does without a first view).
+    if !from_link {
+        o.m("<p class=\"kept hint\" data-kept=\"yes\">")
+            .t(m.kept_yes)
+            .m("</p>");
+    }
     o.m("</section><section class=\"result\"")
         .a("aria-label", m.result_label)
         .m(">");
