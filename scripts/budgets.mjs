@@ -21,6 +21,10 @@
 //   RUNS           runs per timing (default 7); the median is compared with the budget
 //   CHROMIUM       browser binary (default /usr/bin/chromium)
 //   BUDGETS_STRICT =1: exit 1 when a budget is missed (default: report only)
+//   BUDGETS_SERVE  `stream` (default): each file read from disk on each request (a file stream);
+//                  `memory`: every file read once and served from memory, as the floor is and as
+//                  a static host serves from its cache (the page's files arrive sooner when the
+//                  machine is busy)
 //
 // Prints a table and, last, `budgets: N met, M missed`.
 
@@ -80,6 +84,9 @@ const FLOOR_TEXT = fs.readFileSync(path.join(REPO, 'tests', 'cases', 'seed.txt')
 const FLOOR_HTML = '<!doctype html><html lang="en"><meta charset="utf-8"><title>floor</title><pre>'
   + FLOOR_TEXT.replace(/&/g, '&amp;').replace(/</g, '&lt;')
   + `</pre><script>performance.mark('${'td:diagnosis-shown'}')</script></html>`;
+const SERVE = process.env.BUDGETS_SERVE || 'stream';
+// Files served from memory (BUDGETS_SERVE=memory), read on their first request.
+const FILES = new Map();
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   if (url.pathname === '/__floor.html') {
@@ -92,7 +99,12 @@ const server = http.createServer((req, res) => {
     return;
   }
   res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-  fs.createReadStream(file).pipe(res);
+  if (SERVE === 'stream') {
+    fs.createReadStream(file).pipe(res);
+    return;
+  }
+  if (!FILES.has(file)) FILES.set(file, fs.readFileSync(file));
+  res.end(FILES.get(file));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const BASE = `http://127.0.0.1:${server.address().port}/`;
@@ -266,7 +278,7 @@ server.close();
 
 // ---- report
 
-console.log(`Budgets (issue 13), ${RUNS} runs each, median; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
+console.log(`Budgets (issue 13), ${RUNS} runs each, median; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}; files served from ${SERVE}`);
 for (const r of results) {
   const v = r.unit === 'B' ? `${r.value.toLocaleString('en')} B` : `${r.value.toFixed(0)} ms`;
   const b = r.budget == null ? '' : r.unit === 'B' ? `${r.budget.toLocaleString('en')} B` : `${r.budget} ms`;

@@ -71,7 +71,7 @@ let page = html
   // Trunk's stylesheet link and preload hints, and index.html's start script (the single file
   // has no first view: everything is in the file, the app shows the diagnosis).
   .replace(/<link rel="stylesheet"[^>]*>/, () => `<style>\n${css}</style>`)
-  .replace(/<script type="module">[\s\S]*?<\/script>/, () => boot)
+  .replace(/<script type="module"( async)?>[\s\S]*?<\/script>/, () => boot)
   .replace(/<script>window\.__traceDoctorApp = [^<]*<\/script>/, '')
   .replace(/<link rel="modulepreload"[^>]*>/g, '')
   .replace(/<link rel="preload"[^>]*>/g, '')

@@ -147,12 +147,12 @@ pub fn diagnose(input: &str) -> Diagnosis {
 
 /// [`diagnose`], calling `progress` before the parser runs, before each trace is matched
 /// (`done` counts the traces handled), and once all are.
+#[inline(never)]
 pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> Diagnosis {
     progress(Stage::Reading);
     let mut parsed = parse::parse(input);
-    let rules = rules::catalogue();
     if parsed.traces.is_empty() {
-        parsed.traces = message_lines(input, rules);
+        parsed.traces = message_lines(input, rules::catalogue());
     }
     if parsed.traces.is_empty() {
         // No exception at all: the warning or error the log shows still names a component.
@@ -192,7 +192,9 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
                 .get_or_insert_with(|| evidence::other_software_in(input))
                 .is_none();
         trace.flink_context |= assumed;
-        let mut findings = matcher::diagnose(&trace, rules);
+        // Only the rules that may fire on it are compiled (the page's first diagnosis).
+        let rules = rules::candidates(&rules::TraceClasses::of(&trace));
+        let mut findings = matcher::diagnose(&trace, &rules);
         // Only for matching: the trace itself still shows nothing of Flink.
         trace.flink_context &= !assumed;
         for f in &mut findings {
@@ -305,7 +307,8 @@ const MAX_MESSAGE_TRACES: usize = 20;
 /// class. The matcher matches such a throwable by its message alone; the platform gate still
 /// needs evidence that the text is Flink's. Spans are the lines' (without their line break and
 /// leading quote marks or white space).
-fn message_lines(input: &str, rules: &[rules::Rule]) -> Vec<Trace> {
+#[inline(never)]
+fn message_lines(input: &str, rules: &[&rules::Rule]) -> Vec<Trace> {
     let patterns: Vec<&crate::pattern::MessagePattern> = rules
         .iter()
         .flat_map(|r| r.all_conditions())

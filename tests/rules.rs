@@ -375,3 +375,94 @@ fn cited(sources: &str, name: &str) -> bool {
         None => false,
     }
 }
+
+/// Every `.txt` under `dir`, recursively.
+fn texts_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            texts_under(&p, out);
+        } else if p.extension().is_some_and(|x| x == "txt") {
+            out.push(p);
+        }
+    }
+}
+
+/// The screens `build.rs` works out only leave out rules that cannot fire: on every trace of
+/// every real text the repository holds (rule fixtures, the corpus, the controls, the shared
+/// cases and lab output), matching the candidates finds what matching the whole catalogue
+/// finds, with the trace taken as Flink's and not (a rule's platform gate aside).
+#[test]
+fn a_trace_s_candidate_rules_find_what_the_whole_catalogue_finds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["rules", "tests", "lab"] {
+        texts_under(&root.join(dir), &mut files);
+    }
+    assert!(files.len() >= 800, "{}", files.len());
+    let (mut traces, mut left_out, mut findings) = (0, 0, 0);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for mut trace in trace_doctor::parse::parse(&text).traces {
+            let candidates = rules::candidates(&rules::TraceClasses::of(&trace));
+            traces += 1;
+            left_out += rules::catalogue().len() - candidates.len();
+            for flink in [false, true] {
+                trace.flink_context = flink;
+                let all = trace_doctor::matcher::diagnose(&trace, rules::catalogue());
+                let some = trace_doctor::matcher::diagnose(&trace, &candidates);
+                assert_eq!(
+                    format!("{all:?}"),
+                    format!("{some:?}"),
+                    "{}: a rule left out fires",
+                    file.display()
+                );
+                findings += all.len();
+            }
+        }
+    }
+    assert!(
+        traces >= 800 && findings >= 800,
+        "{traces} traces, {findings} findings"
+    );
+    // The screens leave most rules out of most traces (the point of them).
+    assert!(
+        left_out > traces * rules::catalogue().len() / 3,
+        "{left_out} of {traces} traces"
+    );
+}
+
+/// A screen follows the class globs and the message patterns: the flagship rule needs a
+/// `ConcurrentModificationException`; a rule whose required throwable is `*` with a message
+/// needs a message holding the pattern's text; a rule without a required throwable, nothing.
+#[test]
+fn screens_follow_the_class_globs() {
+    let trace = |text: &str| trace_doctor::parse::parse(text).traces.remove(0);
+    let ids = |t: &trace_doctor::model::Trace| -> Vec<&str> {
+        rules::candidates(&rules::TraceClasses::of(t))
+            .iter()
+            .map(|r| r.def.id.as_str())
+            .collect()
+    };
+    let cme = trace("java.util.ConcurrentModificationException\n\tat java.util.ArrayList$Itr.next(ArrayList.java:1)\n");
+    let other = trace("java.lang.IllegalStateException: x\n\tat a.B.c(B.java:1)\n");
+    let flagship = "async-wait-inflight-cme";
+    assert!(ids(&cme).contains(&flagship));
+    assert!(!ids(&other).contains(&flagship));
+    // A class printed without its package passes by its simple name.
+    let bare = trace("ConcurrentModificationException: x\n\tat a.B.c(B.java:1)\n");
+    assert!(ids(&bare).contains(&flagship));
+    // `throwable = "*"` with a message: a candidate when some message holds the pattern's
+    // text, as printed or unwrapped (a hard-wrapped message joins its lines).
+    let jar = "jar-without-main-class";
+    assert!(!ids(&other).contains(&jar));
+    let main = trace("org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a 'program-class' entry was found in the jar file.\n\tat a.B.c(B.java:1)\n");
+    assert!(ids(&main).contains(&jar));
+    let wrapped = trace("org.apache.flink.client.program.ProgramInvocationException: Neither a 'Main-Class', nor a\n'program-class' entry was found in the jar file.\n\tat a.B.c(B.java:1)\n");
+    assert!(ids(&wrapped).contains(&jar));
+    // No required throwable at all: a candidate for any trace.
+    assert!(ids(&other).contains(&"direct-memory-oom"));
+}

@@ -70,21 +70,28 @@ pub fn adopt(table: &JsValue) {
     if !table.is_object() {
         return;
     }
-    for rule in rules::catalogue() {
-        for lang in [Lang::En, Lang::Zh] {
-            if rule.prose(lang).is_some() {
-                continue;
-            }
-            let key = key(&rule.def.id, lang);
-            let Some(text) = Reflect::get(table, &key.as_str().into())
-                .ok()
-                .and_then(|v| v.as_string())
-            else {
-                continue;
-            };
-            if let Ok(p) = serde_json::from_str::<RuleProse>(&text) {
-                give(rule, lang, p, text);
-            }
+    // By the table's keys: going through the catalogue would compile every rule.
+    for key in js_sys::Object::keys(table.unchecked_ref::<js_sys::Object>()).iter() {
+        let Some(key) = key.as_string() else {
+            continue;
+        };
+        let Some((lang, rule)) = [Lang::En, Lang::Zh].into_iter().find_map(|lang| {
+            let id = key.strip_prefix(folder(lang))?.strip_prefix('/')?;
+            Some((lang, rules::by_id(id)?))
+        }) else {
+            continue;
+        };
+        if rule.prose(lang).is_some() {
+            continue;
+        }
+        let Some(text) = Reflect::get(table, &key.as_str().into())
+            .ok()
+            .and_then(|v| v.as_string())
+        else {
+            continue;
+        };
+        if let Ok(p) = serde_json::from_str::<RuleProse>(&text) {
+            give(rule, lang, p, text);
         }
     }
 }
@@ -105,6 +112,7 @@ pub fn missing_of_all(lang: Lang) -> Vec<&'static Rule> {
     rules::catalogue()
         .iter()
         .filter(|r| r.prose(lang).is_none())
+        .copied()
         .collect()
 }
 

@@ -80,6 +80,7 @@ fn timestamp() -> &'static Regex {
 }
 
 /// Reads the context of `trace` from its messages and from the lines of `input` just above it.
+#[inline(never)]
 pub fn read(input: &str, trace: &Trace) -> Context {
     let chain = trace.cause_chain();
     let messages: Vec<String> = chain

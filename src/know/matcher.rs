@@ -550,7 +550,7 @@ fn apply_conditions(
 }
 
 /// Applies every rule of the catalogue; findings most specific first.
-pub fn diagnose(trace: &Trace, rules: &[Rule]) -> Vec<Finding> {
+pub fn diagnose(trace: &Trace, rules: &[&Rule]) -> Vec<Finding> {
     let prepared = Prepared::new(trace);
     let mut findings: Vec<Finding> = rules.iter().filter_map(|r| apply(r, &prepared)).collect();
     // Equally specific findings: the one that points at the root cause first (a rule about a

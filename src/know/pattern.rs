@@ -230,6 +230,12 @@ pub struct Prefilter {
 }
 
 impl Prefilter {
+    /// False when `message`, as printed and unwrapped (as [`MessagePattern::is_match`] reads
+    /// it), holds none of the needles: the pattern cannot match it.
+    pub fn admits(&self, message: &str) -> bool {
+        unwrapped(message).any(|m| self.may_match(&m))
+    }
+
     /// False when `message` holds none of the needles, so the pattern cannot match it.
     pub fn may_match(&self, message: &str) -> bool {
         if self.ascii_case {

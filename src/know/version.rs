@@ -8,10 +8,8 @@
 use crate::glob;
 use crate::glob::Glob;
 use crate::model::Trace;
-use crate::rules::schema::VersionKnowledge;
 use regex::Regex;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A Flink version `major.minor.patch`.
@@ -64,165 +62,113 @@ struct Hint {
     frame: Glob,
     min: Option<Version>,
     before: Option<Version>,
-    reason: String,
-    source: String,
+    reason: &'static str,
+    source: &'static str,
 }
 
-/// One `[[line]]` entry, compiled.
+/// A `[[hint]]` entry as bundled (its source without the repository path it may give).
+struct HintDef {
+    frame: &'static str,
+    min: Option<Version>,
+    before: Option<Version>,
+    reason: &'static str,
+    source: &'static str,
+}
+
+/// One `[[line]]` entry as bundled.
 struct LineFact {
-    /// Index into [`Knowledge::groups`]: the entries with the same `frame` and `callee`.
-    group: usize,
-    frame: String,
-    file: String,
+    /// Index into [`bundled::GROUPS`]: the entries with the same `frame` and `callee`.
+    group: u16,
+    frame: &'static str,
+    file: &'static str,
     line: u32,
-    versions: Vec<Version>,
+    /// Indices into [`bundled::RELEASES`], ascending.
+    versions: &'static [u8],
 }
 
-/// The `[[line]]` entries of one frame and callee.
-struct LineGroup {
-    /// The releases whose line is known for the group, sorted. With a callee, every checked
-    /// release (the calls to it were all read: a checked release that no entry names does not
-    /// make that call there) and the releases seen in a trace naming its jar; without one, only
-    /// the releases that the entries name (other calls of the frame were not read).
-    checked: Vec<Version>,
-    /// Whether the entries name the callee: only then is the capture of the call sites
-    /// complete enough to say that a line no release prints rules the checked ones out.
-    has_callee: bool,
-    /// `None`: any frame below the top; `Some((glob, top))`: the frame above must match `glob`,
-    /// or, when `top`, the frame is the top of a throwable whose `new <class>` matches `glob`.
-    /// Compiled once for the group (a callee that does not compile leaves its entries out).
-    callee: Option<(Glob, bool)>,
+/// The `[[line]]` entries of one frame and callee, as bundled.
+struct GroupDef {
+    /// The releases whose line is known for the group, as indices into [`bundled::RELEASES`],
+    /// ascending. With a callee, every checked release (the calls to it were all read: a checked
+    /// release that no entry names does not make that call there) and the releases seen in a
+    /// trace naming its jar; without one, only the releases that the entries name (other calls
+    /// of the frame were not read).
+    checked: &'static [u8],
+    /// Glob over `class.method` of the frame above (`new <class>`: the frame is the top of a
+    /// throwable whose class matches); `None`: any frame below the top.
+    callee: Option<&'static str>,
+}
+
+/// The knowledge of `knowledge/version-hints.toml`, as `build.rs` bundles it: Rust statics
+/// (`OUT_DIR/version-knowledge.rs`), nothing to parse or index at the first diagnosis (issue 13:
+/// parsing and indexing 191 KB of JSON took 45–100 ms of the page's first diagnosis).
+mod bundled {
+    use super::{GroupDef, HintDef, LineFact, Version};
+    include!(concat!(env!("OUT_DIR"), "/version-knowledge.rs"));
 }
 
 struct Knowledge {
     hints: Vec<Hint>,
-    lines: Vec<LineFact>,
-    /// Indices into `lines` by `frame`.
-    lines_by_frame: HashMap<String, Vec<usize>>,
-    /// The classes of those frames: most frames of a trace are not Flink's, and are passed over
-    /// without building their `class.method`.
-    line_classes: std::collections::HashSet<String>,
-    groups: Vec<LineGroup>,
-    /// Every known release (the `[[release]]` entries, the checked ones and those the line
-    /// hints name), sorted, with its date when known.
-    releases: Vec<(Version, Option<String>)>,
+    /// Each group's callee ([`GroupDef::callee`]) compiled on first use, with whether it is a
+    /// `new <class>`; `None` inside when it does not compile (its entries are then left out).
+    callees: Vec<OnceLock<Option<(Glob, bool)>>>,
+    /// Every known release, sorted, with its date when known.
+    releases: &'static [(Version, Option<&'static str>)],
 }
 
-const HINTS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/version-hints.json"));
+impl Knowledge {
+    /// The entries of the frame `class.method`, in file order.
+    fn lines_of(&self, frame: &str) -> &'static [LineFact] {
+        let lines = &bundled::LINES[..];
+        let start = lines.partition_point(|l| l.frame < frame);
+        let end = start + lines[start..].partition_point(|l| l.frame == frame);
+        &lines[start..end]
+    }
+
+    /// Whether some entry speaks of a frame of `class`.
+    fn has_class(&self, class: &str) -> bool {
+        bundled::CLASSES.binary_search(&class).is_ok()
+    }
+
+    /// The releases of `indices` (into `releases`).
+    fn versions<'a>(&'a self, indices: &'a [u8]) -> impl Iterator<Item = Version> + 'a {
+        indices
+            .iter()
+            .filter_map(|&i| self.releases.get(usize::from(i)).map(|r| r.0))
+    }
+
+    /// The callee glob of group `g`, compiled once; `None` for a group without one.
+    fn callee(&self, g: usize) -> Result<Option<&(Glob, bool)>, ()> {
+        let (Some(def), Some(cell)) = (bundled::GROUPS.get(g), self.callees.get(g)) else {
+            return Err(());
+        };
+        let Some(c) = def.callee else {
+            return Ok(None);
+        };
+        cell.get_or_init(|| glob::compile(c).ok().map(|g| (g, c.starts_with("new "))))
+            .as_ref()
+            .map(Some)
+            .ok_or(())
+    }
+}
 
 fn knowledge() -> &'static Knowledge {
     static K: OnceLock<Knowledge> = OnceLock::new();
-    K.get_or_init(|| {
-        let raw: VersionKnowledge = serde_json::from_str(HINTS_JSON).unwrap_or(VersionKnowledge {
-            checked: Vec::new(),
-            hint: Vec::new(),
-            line: Vec::new(),
-            release: Vec::new(),
-        });
-        let hints: Vec<Hint> = raw
-            .hint
-            .into_iter()
+    K.get_or_init(|| Knowledge {
+        hints: bundled::HINTS
+            .iter()
             .filter_map(|h| {
                 Some(Hint {
-                    frame: glob::compile(&h.frame).ok()?,
-                    min: h.min.as_deref().and_then(Version::parse),
-                    before: h.before.as_deref().and_then(Version::parse),
+                    frame: glob::compile(h.frame).ok()?,
+                    min: h.min,
+                    before: h.before,
                     reason: h.reason,
-                    source: public_source(h.source),
+                    source: h.source,
                 })
             })
-            .collect();
-        let mut checked: Vec<Version> = raw
-            .checked
-            .iter()
-            .filter_map(|v| Version::parse(v))
-            .collect();
-        checked.sort();
-        checked.dedup();
-        // Group index by (frame, callee), and whether the group's callee compiled.
-        let mut keys: HashMap<(String, Option<String>), usize> = HashMap::new();
-        let mut groups: Vec<LineGroup> = Vec::new();
-        let mut compiled: Vec<bool> = Vec::new();
-        let lines: Vec<LineFact> = raw
-            .line
-            .into_iter()
-            .filter_map(|l| {
-                let next = groups.len();
-                let group = *keys
-                    .entry((l.frame.clone(), l.callee.clone()))
-                    .or_insert(next);
-                if group == next {
-                    let callee = l
-                        .callee
-                        .as_deref()
-                        .map(|c| glob::compile(c).map(|g| (g, c.starts_with("new "))));
-                    compiled.push(!matches!(callee, Some(Err(_))));
-                    groups.push(LineGroup {
-                        checked: Vec::new(),
-                        has_callee: l.callee.is_some(),
-                        callee: callee.and_then(Result::ok),
-                    });
-                }
-                let versions: Vec<Version> = l
-                    .versions
-                    .iter()
-                    .filter_map(|v| Version::parse(v))
-                    .collect();
-                if let Some(g) = groups.get_mut(group) {
-                    if g.checked.is_empty() && g.has_callee {
-                        g.checked.extend(checked.iter().copied());
-                    }
-                    // Sorted and deduplicated once, after the last entry (below).
-                    g.checked.extend(versions.iter().copied());
-                }
-                if !compiled.get(group).copied().unwrap_or(false) {
-                    return None;
-                }
-                Some(LineFact {
-                    group,
-                    frame: l.frame,
-                    file: l.file,
-                    line: l.line,
-                    versions,
-                })
-            })
-            .collect();
-        for g in &mut groups {
-            g.checked.sort_unstable();
-            g.checked.dedup();
-        }
-        let mut releases: Vec<(Version, Option<String>)> = raw
-            .release
-            .into_iter()
-            .filter_map(|r| Some((Version::parse(&r.version)?, r.date)))
-            .collect();
-        let named = checked
-            .iter()
-            .chain(lines.iter().flat_map(|l| l.versions.iter()))
-            .copied()
-            .collect::<Vec<_>>();
-        for v in named {
-            if !releases.iter().any(|(r, _)| *r == v) {
-                releases.push((v, None));
-            }
-        }
-        releases.sort();
-        releases.dedup_by(|a, b| a.0 == b.0);
-        let mut lines_by_frame: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, l) in lines.iter().enumerate() {
-            lines_by_frame.entry(l.frame.clone()).or_default().push(i);
-        }
-        Knowledge {
-            hints,
-            lines,
-            line_classes: lines_by_frame
-                .keys()
-                .filter_map(|f| f.rsplit_once('.').map(|(class, _)| class.to_owned()))
-                .collect(),
-            lines_by_frame,
-            groups,
-            releases,
-        }
+            .collect(),
+        callees: bundled::GROUPS.iter().map(|_| OnceLock::new()).collect(),
+        releases: &bundled::RELEASES,
     })
 }
 
@@ -353,7 +299,7 @@ fn possible_releases(k: &Knowledge, checked: &[Version], printers: &[Version]) -
     }
     let (mut p, mut c) = (0, 0);
     let mut out = Vec::new();
-    for (v, _) in &k.releases {
+    for (v, _) in k.releases {
         while printers.get(p).is_some_and(|x| x < v) {
             p += 1;
         }
@@ -407,31 +353,32 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
             let (Some(file), Some(line)) = (f.file(), f.line()) else {
                 continue;
             };
-            if !k.line_classes.contains(f.class.as_str()) {
+            if !k.has_class(f.class.as_str()) {
                 continue;
             }
             let qm = f.qualified_method();
-            let Some(indices) = k.lines_by_frame.get(&qm) else {
+            let entries = k.lines_of(&qm);
+            if entries.is_empty() {
                 continue;
-            };
+            }
             let above = match i.checked_sub(1).and_then(|j| frames.get(j)) {
                 Some(c) => c.qualified_method(),
                 None => format!("new {}", t.class),
             };
             // The entries of a group share their callee: match it once per group.
-            let mut callee_ok: Vec<(usize, bool)> = Vec::new();
+            let mut callee_ok: Vec<(u16, bool)> = Vec::new();
             let mut facts: Vec<&LineFact> = Vec::new();
-            for l in indices.iter().filter_map(|i| k.lines.get(*i)) {
-                if l.frame != qm || l.file != file {
+            for l in entries {
+                if l.file != file {
                     continue;
                 }
                 let ok = match callee_ok.iter().find(|(g, _)| *g == l.group) {
                     Some(&(_, ok)) => ok,
                     None => {
-                        let callee = k.groups.get(l.group).and_then(|g| g.callee.as_ref());
-                        let ok = match callee {
-                            None => i > 0,
-                            Some((re, top)) => *top == (i == 0) && re.is_match(&above),
+                        let ok = match k.callee(usize::from(l.group)) {
+                            Err(()) => false,
+                            Ok(None) => i > 0,
+                            Ok(Some((re, top))) => *top == (i == 0) && re.is_match(&above),
                         };
                         callee_ok.push((l.group, ok));
                         ok
@@ -451,7 +398,7 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
             let mut printers: Vec<Version> = facts
                 .iter()
                 .filter(|l| l.line == line)
-                .flat_map(|l| l.versions.iter().copied())
+                .flat_map(|l| k.versions(l.versions))
                 .collect();
             printers.sort();
             printers.dedup();
@@ -459,12 +406,15 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
             let mut checked: Vec<Version> = Vec::new();
             let mut complete = false;
             // Many facts share a group (one per line number): visit each group once.
-            let mut groups: Vec<usize> = facts.iter().map(|l| l.group).collect();
+            let mut groups: Vec<u16> = facts.iter().map(|l| l.group).collect();
             groups.sort_unstable();
             groups.dedup();
-            for g in groups.iter().filter_map(|&g| k.groups.get(g)) {
-                checked.extend(g.checked.iter().copied());
-                complete |= g.has_callee;
+            for g in groups
+                .iter()
+                .filter_map(|&g| bundled::GROUPS.get(usize::from(g)))
+            {
+                checked.extend(k.versions(g.checked));
+                complete |= g.callee.is_some();
             }
             checked.sort_unstable();
             checked.dedup();
@@ -566,6 +516,7 @@ fn describe(k: &Knowledge, vs: &[Version]) -> (Option<Version>, Option<Version>,
 /// release newer than the text cannot have produced it); the line numbers of well-known
 /// frames. Each narrows the set of known releases; one that would leave none is not used and
 /// a reason says so, as does a line that disagrees with the jar.
+#[inline(never)]
 pub fn infer(trace: &Trace, date: Option<&str>) -> FlinkVersion {
     let frames = || trace.throwables.iter().flat_map(|t| t.printed_frames());
     let mut reasons = Vec::new();
@@ -899,15 +850,6 @@ fn short(v: Version) -> String {
     }
 }
 
-/// A hint's `source` as the page and the replies say it: without a trailing pointer into this
-/// repository (`… (knowledge/line-numbers.md)`), which means nothing to their readers.
-fn public_source(source: String) -> String {
-    match source.rfind(" (knowledge/") {
-        Some(i) if source.ends_with(')') => source[..i].to_owned(),
-        _ => source,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -983,14 +925,13 @@ mod tests {
 
     #[test]
     fn hint_sources_do_not_point_into_the_repository() {
-        assert_eq!(
-            public_source("flink-dist jars: absent from 1.9.3 (knowledge/line-numbers.md)".into()),
-            "flink-dist jars: absent from 1.9.3"
-        );
-        assert_eq!(
-            public_source("FLINK-12345 (1.13)".into()),
-            "FLINK-12345 (1.13)"
-        );
+        // build.rs cuts a source's ` (knowledge/…)`, keeping the rest.
+        assert!(bundled::HINTS
+            .iter()
+            .all(|h| !h.source.contains("knowledge/")));
+        assert!(bundled::HINTS
+            .iter()
+            .any(|h| h.source.starts_with("flink-dist jars: absent from")));
         let d = crate::diagnose(crate::FLAGSHIP_EXAMPLE);
         let reasons = d.traces[0].flink_version.reasons.join(" ");
         assert!(!reasons.contains("knowledge/"), "{reasons}");
@@ -1082,7 +1023,8 @@ mod tests {
     #[test]
     fn hints_compile() {
         let k = knowledge();
-        assert!(k.hints.len() >= 5, "every hint compiles");
+        assert_eq!(k.hints.len(), bundled::HINTS.len(), "every hint compiles");
+        assert!(k.hints.len() >= 5);
         assert!(k.releases.len() >= 10);
     }
 
@@ -1447,20 +1389,30 @@ mod tests {
     #[test]
     fn line_hints_are_well_formed() {
         let k = knowledge();
-        assert!(k.lines.len() >= 300, "{}", k.lines.len());
-        let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
-        for l in &k.lines {
+        let lines = &bundled::LINES;
+        assert!(lines.len() >= 300, "{}", lines.len());
+        assert!(lines.windows(2).all(|w| w[0].frame <= w[1].frame));
+        for l in lines {
             assert!(!l.versions.is_empty(), "{} {}", l.frame, l.line);
             assert!(l.file.ends_with(".java") && l.line > 0);
-            assert!(l.versions.iter().all(|v| all.binary_search(v).is_ok()));
-            assert!(k.groups.get(l.group).is_some());
+            assert!(l
+                .versions
+                .iter()
+                .all(|&v| usize::from(v) < k.releases.len()));
+            assert!(l.versions.windows(2).all(|w| w[0] < w[1]));
+            assert!(bundled::GROUPS.get(usize::from(l.group)).is_some());
+            assert!(k.has_class(l.frame.rsplit_once('.').map_or("", |c| c.0)));
+            assert_eq!(k.lines_of(l.frame).first().map(|f| f.frame), Some(l.frame));
         }
+        for g in 0..bundled::GROUPS.len() {
+            assert!(k.callee(g).is_ok(), "every callee compiles");
+        }
+        assert!(k.releases.windows(2).all(|w| w[0].0 < w[1].0));
         // Every release read for the line numbers is known (and Task.run is read in each).
         let run: Vec<Version> = k
-            .lines
+            .lines_of(&format!("{T}.run"))
             .iter()
-            .filter(|l| l.frame == format!("{T}.run"))
-            .flat_map(|l| l.versions.iter().copied())
+            .flat_map(|l| k.versions(l.versions))
             .collect();
         assert!(run.len() >= 45, "{}", run.len());
     }

@@ -35,6 +35,7 @@ fn pattern() -> &'static Regex {
 /// message is the line's message and whose [`crate::model::Throwable::logged`] holds the level
 /// and logger; `None` when no line is an `ERROR`/`WARN` log line. The throwable's header span is
 /// the message's (byte offsets into `input`).
+#[inline(never)]
 pub fn telling_line(input: &str) -> Option<Trace> {
     let re = pattern();
     // Every log line at ERROR/FATAL/WARN: (is an error, says something, logged, message span).

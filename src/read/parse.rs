@@ -136,6 +136,7 @@ pub struct Parsed {
 ///
 /// Never fails: input without a recognisable trace gives no traces, and damaged parts give
 /// [`Problem`]s. All spans are byte offsets into `input` on `char` boundaries.
+#[inline(never)]
 pub fn parse(input: &str) -> Parsed {
     let mut out = Parsed::default();
     for doc in decode::documents(input) {

@@ -85,6 +85,7 @@ pub const MAX_BYTES: usize = 200_000;
 /// one is given, else the `kept` text. `None` when there is nothing to show, when the text is
 /// [`MAX_BYTES`] or more, and when the link cannot be read whole (the app then says what was
 /// left out, with the diagnosis of what it could restore).
+#[inline(never)]
 pub fn text_to_show(link: &str, kept: &str) -> Option<String> {
     let text = if link.is_empty() {
         kept.to_owned()
@@ -103,6 +104,7 @@ pub fn text_to_show(link: &str, kept: &str) -> Option<String> {
 /// link, which the page says): the header, the input panel holding the text (read-only until the
 /// app takes over), the status and the results, the footer. One HTML string, to put in an
 /// element of `index.html`'s body.
+#[inline(never)]
 pub fn diagnoser(
     text: &str,
     model: &PageModel,

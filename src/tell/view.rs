@@ -502,6 +502,7 @@ pub fn build_in(input: &str, diagnosis: &Diagnosis, dom_prefix: &str) -> PageMod
 
 /// [`build_in`] in `lang`: the rules' prose where a rule has a translation, the roles, the
 /// readings, the facts' labels and the cut note.
+#[inline(never)]
 pub fn build_lang(input: &str, diagnosis: &Diagnosis, dom_prefix: &str, lang: Lang) -> PageModel {
     let index = LineIndex::new(input);
     let order = diagnosis.order_of_interest();

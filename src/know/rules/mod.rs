@@ -349,10 +349,142 @@ pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.json"
 #[cfg(feature = "lazy-prose")]
 pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules-match.json"));
 
-/// All rules, compiled once on first use. Rules that fail to compile are left out and listed by
-/// [`catalogue_errors`] (a test keeps that list empty).
-pub fn catalogue() -> &'static [Rule] {
-    &load().0
+/// One bundled rule, as `build.rs` writes it (`OUT_DIR/rules-each*.rs`): parsed and compiled
+/// when first needed ([`rule_at`]), so that a diagnosis compiles only the rules its traces may
+/// match ([`candidates`]; issue 13: loading all 85 took 30–80 ms of the page's first diagnosis).
+struct Bundled {
+    /// [`RuleDef::id`].
+    id: &'static str,
+    /// The [`RuleDef`] as JSON (without its prose where [`PROSE_BUNDLED`] is false).
+    json: &'static str,
+    /// What a trace must hold for the rule to possibly fire.
+    screen: Screen,
+}
+
+/// What a trace must hold for a rule to possibly fire, worked out by `build.rs` (`screen`) from
+/// the rule's required throwable conditions: all of it must hold.
+struct Screen {
+    /// A throwable of one of these classes; `None`: nothing known.
+    classes: Option<Classes>,
+    /// For each index (into [`each::MESSAGES`]), a throwable whose message may match that
+    /// pattern: holds one of the literal texts every match holds
+    /// ([`crate::pattern::prefilter`]), as printed or unwrapped.
+    messages: &'static [u16],
+}
+
+/// A throwable whose simple class name is one of `names` (a condition's class glob names them
+/// literally), or, when `classless`, a throwable printed without a class but with a message
+/// (matched by a condition's message pattern alone).
+struct Classes {
+    /// Simple class names (`ConcurrentModificationException`), sorted.
+    names: &'static [&'static str],
+    /// Whether a throwable without a class, with a message, may do.
+    classless: bool,
+}
+
+#[cfg(not(feature = "lazy-prose"))]
+mod each {
+    use super::{Bundled, Classes, Screen};
+    include!(concat!(env!("OUT_DIR"), "/rules-each.rs"));
+}
+#[cfg(feature = "lazy-prose")]
+mod each {
+    use super::{Bundled, Classes, Screen};
+    include!(concat!(env!("OUT_DIR"), "/rules-each-match.rs"));
+}
+
+/// Each bundled rule, parsed and compiled on first use (in [`each::BUNDLED`]'s order).
+static CELLS: [OnceLock<Result<Rule, RuleError>>; COUNT] = [const { OnceLock::new() }; COUNT];
+
+/// The bundled rule at `index` (catalogue order), parsed and compiled on first use; `None` past
+/// the end and for a rule that does not load (see [`catalogue_errors`]).
+fn rule_at(index: usize) -> Option<&'static Rule> {
+    let (bundled, cell) = (each::BUNDLED.get(index)?, CELLS.get(index)?);
+    cell.get_or_init(|| {
+        let def: RuleDef = serde_json::from_str(bundled.json).map_err(|e| RuleError {
+            rule: bundled.id.to_owned(),
+            reason: e.to_string(),
+        })?;
+        Rule::compile(def)
+    })
+    .as_ref()
+    .ok()
+}
+
+/// All rules, compiled once on first use, in the order of their folders. Rules that fail to
+/// compile are left out and listed by [`catalogue_errors`] (a test keeps that list empty). A
+/// diagnosis compiles only its [`candidates`].
+pub fn catalogue() -> &'static [&'static Rule] {
+    static ALL: OnceLock<Vec<&'static Rule>> = OnceLock::new();
+    ALL.get_or_init(|| (0..COUNT).filter_map(rule_at).collect())
+}
+
+/// What [`candidates`] looks at in a trace: the simple names of its throwables' classes, whether
+/// one is printed without a class but with a message, and their messages.
+#[derive(Debug, Default)]
+pub struct TraceClasses<'a> {
+    simple: Vec<&'a str>,
+    classless: bool,
+    messages: Vec<&'a str>,
+}
+
+impl<'a> TraceClasses<'a> {
+    /// The classes and messages of every throwable of `trace` (causes, suppressed, enclosing).
+    pub fn of(trace: &'a crate::model::Trace) -> TraceClasses<'a> {
+        let mut out = TraceClasses::default();
+        for t in &trace.throwables {
+            if let Some(m) = t.message.as_deref() {
+                out.messages.push(m);
+            }
+            if t.class.is_empty() {
+                out.classless |= t.message.is_some();
+                continue;
+            }
+            let name = t.class.rsplit('.').next().unwrap_or(&t.class);
+            if !out.simple.contains(&name) {
+                out.simple.push(name);
+            }
+        }
+        out
+    }
+
+    fn admit(&self, screen: &Screen) -> bool {
+        let classes = screen.classes.as_ref().is_none_or(|c| {
+            (c.classless && self.classless)
+                || self.simple.iter().any(|s| c.names.binary_search(s).is_ok())
+        });
+        classes
+            && screen
+                .messages
+                .iter()
+                .all(|&i| match message_prefilters().get(usize::from(i)) {
+                    Some(Some(p)) => self.messages.iter().any(|m| p.admits(m)),
+                    _ => true,
+                })
+    }
+}
+
+/// The literal prefilter of each of [`each::MESSAGES`], made once.
+fn message_prefilters() -> &'static [Option<crate::pattern::Prefilter>] {
+    static PREFILTERS: OnceLock<Vec<Option<crate::pattern::Prefilter>>> = OnceLock::new();
+    PREFILTERS.get_or_init(|| {
+        each::MESSAGES
+            .iter()
+            .map(|m| crate::pattern::prefilter(m))
+            .collect()
+    })
+}
+
+/// The rules that may fire on a trace with `classes`, in catalogue order, each compiled on first
+/// use: those whose screen (`build.rs`) the trace passes. The others cannot fire on it (a test
+/// matches every fixture and corpus text with both and compares).
+pub fn candidates(classes: &TraceClasses<'_>) -> Vec<&'static Rule> {
+    each::BUNDLED
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| classes.admit(&b.screen))
+        .filter_map(|(i, _)| rule_at(i))
+        .collect()
 }
 
 /// Compiles every message pattern of the catalogue that is not compiled yet (the page compiles
@@ -379,39 +511,20 @@ pub fn compile_patterns() {
 
 /// Rules that could not be loaded, with the reason.
 pub fn catalogue_errors() -> &'static [RuleError] {
-    &load().1
-}
-
-fn load() -> &'static (Vec<Rule>, Vec<RuleError>) {
-    static CATALOGUE: OnceLock<(Vec<Rule>, Vec<RuleError>)> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let defs: Vec<RuleDef> = match serde_json::from_str(RULES_JSON) {
-            Ok(defs) => defs,
-            Err(e) => {
-                return (
-                    Vec::new(),
-                    vec![RuleError {
-                        rule: "*".into(),
-                        reason: e.to_string(),
-                    }],
-                )
-            }
-        };
-        let mut rules = Vec::new();
-        let mut errors = Vec::new();
-        for def in defs {
-            match Rule::compile(def) {
-                Ok(r) => rules.push(r),
-                Err(e) => errors.push(e),
-            }
-        }
-        (rules, errors)
+    static ERRORS: OnceLock<Vec<RuleError>> = OnceLock::new();
+    ERRORS.get_or_init(|| {
+        let _ = catalogue();
+        CELLS
+            .iter()
+            .filter_map(|c| c.get().and_then(|r| r.as_ref().err()).cloned())
+            .collect()
     })
 }
 
-/// The rule with this id.
+/// The rule with this id, compiled on first use.
 pub fn by_id(id: &str) -> Option<&'static Rule> {
-    catalogue().iter().find(|r| r.def.id == id)
+    let index = each::BUNDLED.iter().position(|b| b.id == id)?;
+    rule_at(index)
 }
 
 #[cfg(not(feature = "lazy-prose"))]
