@@ -365,64 +365,15 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
                 Some(c) => c.qualified_method(),
                 None => format!("new {}", t.class),
             };
-            // The entries of a group share their callee: match it once per group.
-            let mut callee_ok: Vec<(u16, bool)> = Vec::new();
-            let mut facts: Vec<&LineFact> = Vec::new();
-            for l in entries {
-                if l.file != file {
-                    continue;
-                }
-                let ok = match callee_ok.iter().find(|(g, _)| *g == l.group) {
-                    Some(&(_, ok)) => ok,
-                    None => {
-                        let ok = match k.callee(usize::from(l.group)) {
-                            Err(()) => false,
-                            Ok(None) => i > 0,
-                            Ok(Some((re, top))) => *top == (i == 0) && re.is_match(&above),
-                        };
-                        callee_ok.push((l.group, ok));
-                        ok
-                    }
-                };
-                if ok {
-                    facts.push(l);
-                }
-            }
-            if facts.is_empty() {
+            let Some((printers, possible, checked)) =
+                frame_evidence_cached(k, qm, file, line, i == 0, above)
+            else {
                 continue;
-            }
+            };
             let what = format!("{}.{} at {file}:{line}", f.simple_class(), f.method);
             if out.iter().any(|e| e.what == what) {
                 continue;
             }
-            let mut printers: Vec<Version> = facts
-                .iter()
-                .filter(|l| l.line == line)
-                .flat_map(|l| k.versions(l.versions))
-                .collect();
-            printers.sort();
-            printers.dedup();
-            // The releases whose line is known for one of the groups that apply.
-            let mut checked: Vec<Version> = Vec::new();
-            let mut complete = false;
-            // Many facts share a group (one per line number): visit each group once.
-            let mut groups: Vec<u16> = facts.iter().map(|l| l.group).collect();
-            groups.sort_unstable();
-            groups.dedup();
-            for g in groups
-                .iter()
-                .filter_map(|&g| bundled::GROUPS.get(usize::from(g)))
-            {
-                checked.extend(k.versions(g.checked));
-                complete |= g.callee.is_some();
-            }
-            checked.sort_unstable();
-            checked.dedup();
-            if printers.is_empty() && !complete {
-                // Another call than the ones read: the line says nothing.
-                continue;
-            }
-            let possible = possible_releases(k, &checked, &printers);
             out.push(LineEvidence {
                 what,
                 printers,
@@ -432,6 +383,109 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
         }
     }
     out
+}
+
+/// What the line of one frame says (`printers`, `possible`, `checked` of a [`LineEvidence`]):
+/// the frame `qm` (`class.method`) printed at `file:line`, at the top of its throwable or not,
+/// below the frame `above` (`class.method`, or `new <class>` at the top). `None` when no entry
+/// applies or the line says nothing.
+type FrameEvidence = Option<(Vec<Version>, Vec<Version>, Vec<Version>)>;
+
+/// [`frame_evidence`], remembered: the traces of one log repeat their frames (a 1 MB text of
+/// 137 traces spent a third of its diagnosis's 470 M instructions working the same lines out
+/// again). At most 4,096 frames are kept; then the memory starts again.
+fn frame_evidence_cached(
+    k: &Knowledge,
+    qm: String,
+    file: &str,
+    line: u32,
+    top: bool,
+    above: String,
+) -> FrameEvidence {
+    type Key = (String, String, u32, bool, String);
+    thread_local! {
+        static SEEN: std::cell::RefCell<std::collections::HashMap<Key, FrameEvidence>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key: Key = (qm, file.to_owned(), line, top, above);
+    if let Some(found) = SEEN.with(|s| s.borrow().get(&key).cloned()) {
+        return found;
+    }
+    let evidence = frame_evidence(k, &key.0, file, line, top, &key.4);
+    SEEN.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() >= 4096 {
+            s.clear();
+        }
+        s.insert(key, evidence.clone());
+    });
+    evidence
+}
+
+/// See [`FrameEvidence`].
+fn frame_evidence(
+    k: &Knowledge,
+    qm: &str,
+    file: &str,
+    line: u32,
+    top: bool,
+    above: &str,
+) -> FrameEvidence {
+    // The entries of a group share their callee: match it once per group.
+    let mut callee_ok: Vec<(u16, bool)> = Vec::new();
+    let mut facts: Vec<&LineFact> = Vec::new();
+    for l in k.lines_of(qm) {
+        if l.file != file {
+            continue;
+        }
+        let ok = match callee_ok.iter().find(|(g, _)| *g == l.group) {
+            Some(&(_, ok)) => ok,
+            None => {
+                let ok = match k.callee(usize::from(l.group)) {
+                    Err(()) => false,
+                    Ok(None) => !top,
+                    Ok(Some((re, new))) => *new == top && re.is_match(above),
+                };
+                callee_ok.push((l.group, ok));
+                ok
+            }
+        };
+        if ok {
+            facts.push(l);
+        }
+    }
+    if facts.is_empty() {
+        return None;
+    }
+    let mut printers: Vec<Version> = facts
+        .iter()
+        .filter(|l| l.line == line)
+        .flat_map(|l| k.versions(l.versions))
+        .collect();
+    printers.sort();
+    printers.dedup();
+    // The releases whose line is known for one of the groups that apply.
+    let mut checked: Vec<Version> = Vec::new();
+    let mut complete = false;
+    // Many facts share a group (one per line number): visit each group once.
+    let mut groups: Vec<u16> = facts.iter().map(|l| l.group).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    for g in groups
+        .iter()
+        .filter_map(|&g| bundled::GROUPS.get(usize::from(g)))
+    {
+        checked.extend(k.versions(g.checked));
+        complete |= g.callee.is_some();
+    }
+    checked.sort_unstable();
+    checked.dedup();
+    if printers.is_empty() && !complete {
+        // Another call than the ones read: the line says nothing.
+        return None;
+    }
+    let possible = possible_releases(k, &checked, &printers);
+    Some((printers, possible, checked))
 }
 
 /// `1.14.0 – 1.14.6, 1.16.1` for `vs`: runs of consecutive known releases joined.
