@@ -325,19 +325,6 @@ fn main() {
     .expect("OUT_DIR is writable");
 }
 
-/// `1.13` → (1, 13, 0), `1.13.2` → (1, 13, 2); anything else `None` (as `Version::parse` in
-/// `src/know/version.rs`).
-fn version(s: &str) -> Option<(u32, u32, u32)> {
-    let mut parts = s.trim().split('.');
-    let major = parts.next()?.parse().ok()?;
-    let minor = parts.next()?.parse().ok()?;
-    let patch = match parts.next() {
-        Some(p) => p.parse().ok()?,
-        None => 0,
-    };
-    parts.next().is_none().then_some((major, minor, patch))
-}
-
 /// The version knowledge as Rust statics (`OUT_DIR/version-knowledge.rs`, included by
 /// `src/know/version.rs`): what the crate built from the JSON at its first diagnosis, built
 /// here (issue 13: 45–100 ms of the page's first diagnosis went to parsing and indexing it).
@@ -348,6 +335,7 @@ fn version(s: &str) -> Option<(u32, u32, u32)> {
 /// frame (in file order within one), their releases as indices into `RELEASES`; `CLASSES`: the
 /// classes of those frames, sorted.
 fn version_knowledge(k: &VersionKnowledge) -> String {
+    use schema::version_triple as version;
     use std::fmt::Write;
     let v = |(a, b, c): (u32, u32, u32)| format!("Version({a}, {b}, {c})");
     let opt =

@@ -19,17 +19,7 @@ pub struct Version(pub u32, pub u32, pub u32);
 impl Version {
     /// Parses `1.13`, `1.13.2` (a missing patch is 0). Errors give `None`.
     pub fn parse(s: &str) -> Option<Version> {
-        let mut parts = s.trim().split('.');
-        let major = parts.next()?.parse().ok()?;
-        let minor = parts.next()?.parse().ok()?;
-        let patch = match parts.next() {
-            Some(p) => p.parse().ok()?,
-            None => 0,
-        };
-        parts
-            .next()
-            .is_none()
-            .then_some(Version(major, minor, patch))
+        crate::rules::schema::version_triple(s).map(|(a, b, c)| Version(a, b, c))
     }
 }
 

@@ -517,6 +517,20 @@ pub struct VersionHint {
     pub source: String,
 }
 
+/// `1.13` → (1, 13, 0), `1.13.2` → (1, 13, 2), as `knowledge/version-hints.toml` writes
+/// versions (a missing patch is 0); anything else `None`. `crate::version::Version::parse`, and
+/// `build.rs` bundling the version knowledge.
+pub fn version_triple(s: &str) -> Option<(u32, u32, u32)> {
+    let mut parts = s.trim().split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    let patch = match parts.next() {
+        Some(p) => p.parse().ok()?,
+        None => 0,
+    };
+    parts.next().is_none().then_some((major, minor, patch))
+}
+
 /// A Flink release and its date (`knowledge/version-hints.toml`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
