@@ -1,8 +1,9 @@
 //! Checks every rule file and renders its Markdown (to HTML for the page, to plain text for
-//! mail replies: `build/prose_text.rs`), then bundles the rules as JSON for the library
-//! (`OUT_DIR/rules.json`, `OUT_DIR/version-knowledge.rs`; `OUT_DIR/rules-match.json` is the rules
-//! without their prose, for the page, which loads a rule's prose when it shows a finding). A rule that does not fit the schema
-//! fails the build with the file and the reason.
+//! mail replies: `build/prose_text.rs`), then bundles each rule as JSON for the library
+//! (`OUT_DIR/rules-each.rs`; `OUT_DIR/rules-each-match.rs` holds the rules without their prose,
+//! for the page, which loads a rule's prose when it shows a finding) and the version knowledge
+//! (`OUT_DIR/version-knowledge.rs`). A rule that does not fit the schema fails the build with
+//! the file and the reason.
 
 use std::{env, fs, path::Path};
 
@@ -287,12 +288,8 @@ fn main() {
         ),
     )
     .expect("OUT_DIR is writable");
-    let json = serde_json::to_string(&rules).expect("rules serialise");
-    fs::write(Path::new(&out_dir).join("rules.json"), json).expect("OUT_DIR is writable");
     // The page's rules: what matching needs, without the prose (loaded per rule, issue 13).
     let bare: Vec<RuleDef> = rules.iter().map(RuleDef::without_prose).collect();
-    let json = serde_json::to_string(&bare).expect("rules serialise");
-    fs::write(Path::new(&out_dir).join("rules-match.json"), json).expect("OUT_DIR is writable");
     fs::write(Path::new(&out_dir).join("rules-each.rs"), each_rule(&rules))
         .expect("OUT_DIR is writable");
     fs::write(
@@ -588,7 +585,7 @@ fn screen(rule: &RuleDef) -> (Option<(Vec<String>, bool)>, Vec<String>) {
 /// `AException`, `BException`.
 fn simple_names(glob: &str) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
-    for pattern in expand_braces(glob)? {
+    for pattern in schema::expand_braces(glob)? {
         let (package, last) = pattern.rsplit_once('.')?;
         if package.is_empty()
             || last.is_empty()
@@ -601,26 +598,4 @@ fn simple_names(glob: &str) -> Option<Vec<String>> {
         }
     }
     (!out.is_empty()).then_some(out)
-}
-
-/// `a.{b,c}.D` → `a.b.D`, `a.c.D`, braces in turn (`None` for unbalanced or nested ones, which
-/// the glob compiler rejects anyway).
-fn expand_braces(glob: &str) -> Option<Vec<String>> {
-    let Some(open) = glob.find('{') else {
-        return (!glob.contains('}')).then(|| vec![glob.to_owned()]);
-    };
-    let close = open + glob[open..].find('}')?;
-    let alts = &glob[open + 1..close];
-    if alts.contains('{') {
-        return None;
-    }
-    let mut out = Vec::new();
-    for a in alts.split(',') {
-        out.extend(expand_braces(&format!(
-            "{}{a}{}",
-            &glob[..open],
-            &glob[close + 1..]
-        ))?);
-    }
-    Some(out)
 }

@@ -67,10 +67,12 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("rules/compile-catalogue", |b| {
         b.iter(|| {
-            let defs: Vec<trace_doctor::rules::schema::RuleDef> =
-                serde_json::from_str(trace_doctor::rules::RULES_JSON).expect("bundled rules parse");
-            defs.into_iter()
-                .map(trace_doctor::rules::Rule::compile)
+            trace_doctor::rules::bundled_json()
+                .map(|json| {
+                    let def: trace_doctor::rules::schema::RuleDef =
+                        serde_json::from_str(json).expect("bundled rules parse");
+                    trace_doctor::rules::Rule::compile(def)
+                })
                 .count()
         })
     });

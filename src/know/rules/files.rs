@@ -60,11 +60,15 @@ pub fn write(dir: &Path) -> std::io::Result<usize> {
     if !super::PROSE_BUNDLED {
         return Err(std::io::Error::other("this build bundles no prose"));
     }
-    let defs: Vec<RuleDef> = serde_json::from_str(super::RULES_JSON)
-        .map_err(|e| std::io::Error::other(format!("the bundled rules: {e}")))?;
+    if !super::catalogue_errors().is_empty() {
+        return Err(std::io::Error::other(format!(
+            "the bundled rules: {:?}",
+            super::catalogue_errors()
+        )));
+    }
     let mut n = 0;
-    for def in &defs {
-        for (path, json) in of(def) {
+    for rule in super::catalogue() {
+        for (path, json) in of(&rule.def) {
             let file = dir.join(path);
             if let Some(parent) = file.parent() {
                 std::fs::create_dir_all(parent)?;

@@ -340,15 +340,6 @@ fn lang_index(lang: Lang) -> usize {
 /// needs, parsed at start).
 pub const PROSE_BUNDLED: bool = cfg!(not(feature = "lazy-prose"));
 
-/// The rule definitions bundled at build time, as JSON (an array of [`RuleDef`]), without their
-/// prose where [`PROSE_BUNDLED`] is false.
-#[cfg(not(feature = "lazy-prose"))]
-pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules.json"));
-/// The rule definitions bundled at build time, as JSON (an array of [`RuleDef`]), without their
-/// prose where [`PROSE_BUNDLED`] is false.
-#[cfg(feature = "lazy-prose")]
-pub const RULES_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/rules-match.json"));
-
 /// One bundled rule, as `build.rs` writes it (`OUT_DIR/rules-each*.rs`): parsed and compiled
 /// when first needed ([`rule_at`]), so that a diagnosis compiles only the rules its traces may
 /// match ([`candidates`]; issue 13: loading all 85 took 30–80 ms of the page's first diagnosis).
@@ -409,6 +400,13 @@ fn rule_at(index: usize) -> Option<&'static Rule> {
     })
     .as_ref()
     .ok()
+}
+
+/// Each bundled rule definition as JSON (a [`RuleDef`], without its prose where
+/// [`PROSE_BUNDLED`] is false), in catalogue order: what [`catalogue`] parses and compiles, one
+/// rule at a time (the benches time it).
+pub fn bundled_json() -> impl Iterator<Item = &'static str> {
+    each::BUNDLED.iter().map(|b| b.json)
 }
 
 /// All rules, compiled once on first use, in the order of their folders. Rules that fail to
@@ -568,7 +566,8 @@ pub fn example(id: &str) -> Option<&'static str> {
 /// a name with a wildcard in its last segment gives none.
 pub fn simple_names(glob: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for pattern in expand_braces(glob) {
+    // (a glob whose braces do not expand does not compile: taken as written)
+    for pattern in schema::expand_braces(glob).unwrap_or_else(|| vec![glob.to_owned()]) {
         let last = pattern.rsplit('.').next().unwrap_or(&pattern);
         if !last.is_empty()
             && pattern.contains('.')
@@ -579,20 +578,6 @@ pub fn simple_names(glob: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// `a.{b,c}.D` → `a.b.D`, `a.c.D` (one level of braces, as the rule globs use them).
-fn expand_braces(glob: &str) -> Vec<String> {
-    let (Some(open), Some(close)) = (glob.find('{'), glob.find('}')) else {
-        return vec![glob.to_owned()];
-    };
-    if close < open {
-        return vec![glob.to_owned()];
-    }
-    let (head, alts, tail) = (&glob[..open], &glob[open + 1..close], &glob[close + 1..]);
-    alts.split(',')
-        .flat_map(|a| expand_braces(&format!("{head}{a}{tail}")))
-        .collect()
 }
 
 #[cfg(test)]

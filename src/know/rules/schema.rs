@@ -531,6 +531,29 @@ pub fn version_triple(s: &str) -> Option<(u32, u32, u32)> {
     parts.next().is_none().then_some((major, minor, patch))
 }
 
+/// `a.{b,c}.D` → `a.b.D`, `a.c.D`, braces in turn, as the rule globs use them (one level):
+/// `crate::rules::simple_names`, and `build.rs` working out each rule's screen. `None` for
+/// unbalanced or nested braces, which the glob compiler rejects (`crate::glob::compile`).
+pub fn expand_braces(glob: &str) -> Option<Vec<String>> {
+    let Some(open) = glob.find('{') else {
+        return (!glob.contains('}')).then(|| vec![glob.to_owned()]);
+    };
+    let close = open + glob[open..].find('}')?;
+    let alts = &glob[open + 1..close];
+    if alts.contains('{') {
+        return None;
+    }
+    let mut out = Vec::new();
+    for a in alts.split(',') {
+        out.extend(expand_braces(&format!(
+            "{}{a}{}",
+            &glob[..open],
+            &glob[close + 1..]
+        ))?);
+    }
+    Some(out)
+}
+
 /// A Flink release and its date (`knowledge/version-hints.toml`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
