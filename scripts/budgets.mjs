@@ -10,7 +10,8 @@
 //      diagnosis) and `td:diagnosis-shown` (the app has), against 250 ms. Also reported: the same
 //      for a reload with the text kept in the browser, `td:mounted` (the app runs), the app's own
 //      `td:diagnosis-shown`, and "Try the example" (click to `td:diagnosis-shown`);
-//   3. a 1 MB paste: from the paste's `input` event to the mark of its diagnosis, against 400 ms;
+//   3. a 1 MB paste (Ctrl+V from the clipboard): from the paste's `input` event to the mark of its
+//      diagnosis, against 400 ms (beside it, the value set by a script, as stops before 26 did);
 //   4. the floor: the same flagship text in a bare page (a <pre>, no wasm) served the same way,
 //      from navigation start to a mark after the <pre>; the first-diagnosis times are also given
 //      as a ratio to it, and the share link's first contentful paint (the static loading note).
@@ -247,30 +248,54 @@ const flagship = fs.readFileSync(path.join(REPO, 'tests', 'cases', 'seed.txt'), 
     big += unit + '\n';
   }
   big = big.slice(0, 1_000_000);
+  // Two ways in. A person's paste (Ctrl+V from the clipboard): Chromium inserts the text and
+  // lays out the text area (~300 ms for 1 MB, `ReplaceSelectionCommand` in a trace) before it
+  // fires `input`, and that insertion is not the page's work; the budget is measured from the
+  // `input` event. And the value set by a script with a made `input` event, as earlier stops
+  // measured: there the text area's layout comes after the event, so it counts here although a
+  // real paste has done it already (reported beside, not against the budget).
   const paste = [];
+  const scripted = [];
+  const allCards = [];
   let worker = null;
   for (let i = 0; i < RUNS; i++) {
-    const { context, page } = await freshPage(
-      "window.__pasteAt = []; addEventListener('input', () => window.__pasteAt.push(performance.now()), true);",
-    );
-    await page.goto(BASE, { waitUntil: 'load' });
-    await marks(page, MOUNTED);
-    await page.waitForTimeout(1500); // a person takes longer to paste; the worker has started
-    const before = await page.evaluate((m) => performance.getEntriesByName(m).length, MARK);
-    // What a paste does, as the page sees it (a clipboard paste of 1 MB would time Chromium's
-    // own insertion of the text too, which is not the page's work).
-    await page.evaluate((t) => {
-      const el = document.querySelector('#trace-input');
-      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, t);
-      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
-    }, big);
-    const all = await marks(page, MARK, before + 1, 60_000);
-    const t0 = await page.evaluate(() => window.__pasteAt[0]);
-    paste.push(all[before] - t0);
-    worker = await page.evaluate(() => JSON.stringify(window.__traceDoctorTimings));
-    await context.close();
+    for (const how of ['clipboard', 'script']) {
+      const { context, page } = await freshPage(
+        "window.__pasteAt = []; addEventListener('input', () => window.__pasteAt.push(performance.now()), true);",
+      );
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(BASE).origin });
+      await page.goto(BASE, { waitUntil: 'load' });
+      await marks(page, MOUNTED);
+      await page.waitForTimeout(1500); // a person takes longer to paste; the worker has started
+      const before = await page.evaluate((m) => performance.getEntriesByName(m).length, MARK);
+      if (how === 'clipboard') {
+        await page.evaluate((t) => navigator.clipboard.writeText(t), big);
+        await page.focus('#trace-input');
+        await page.keyboard.press('Control+V');
+      } else {
+        await page.evaluate((t) => {
+          const el = document.querySelector('#trace-input');
+          Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, t);
+          el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+        }, big);
+      }
+      const all = await marks(page, MARK, before + 1, 60_000);
+      const t0 = await page.evaluate(() => window.__pasteAt[0]);
+      const length = await page.evaluate(() => document.querySelector('#trace-input').value.length);
+      if (length !== big.length) throw new Error(`the ${how} paste left ${length} characters, not ${big.length}`);
+      (how === 'clipboard' ? paste : scripted).push(all[before] - t0);
+      if (how === 'clipboard') {
+        worker = await page.evaluate(() => JSON.stringify(window.__traceDoctorTimings));
+        // The first trace card is the first screen; the other nine follow one per task.
+        const rest = await marks(page, 'td:all-traces-shown', 1, 60_000);
+        allCards.push(rest.at(-1) - t0);
+      }
+      await context.close();
+    }
   }
-  report('1 MB paste (input event -> mark)', median(paste), 400, 'ms', `runs ${fmt(paste)}; last run's timings ${worker}`);
+  report('1 MB paste, Ctrl+V (input event -> mark)', median(paste), 400, 'ms', `runs ${fmt(paste)}; last run's timings ${worker}`);
+  report('1 MB paste, Ctrl+V: all ten trace cards (input event -> mark)', median(allCards), null, 'ms', `runs ${fmt(allCards)}`);
+  report('1 MB paste, value set by script (input event -> mark)', median(scripted), null, 'ms', `runs ${fmt(scripted)}; includes the text area's layout, which a real paste does before its input event`);
 }
 
 await browser.close();

@@ -397,6 +397,10 @@ pub const MARK_MOUNTED: &str = "td:mounted";
 /// Mark set each time a diagnosis is on the screen (after the DOM holds it).
 pub const MARK_DIAGNOSIS_SHOWN: &str = "td:diagnosis-shown";
 
+/// Mark set when the last trace card of a big input's result is rendered (they come one per task
+/// after the first: [`ResultsProps::progressive`]).
+pub const MARK_ALL_TRACES_SHOWN: &str = "td:all-traces-shown";
+
 /// Publishes timings for the end-to-end test and the budget script, and sets the
 /// [`MARK_DIAGNOSIS_SHOWN`] mark.
 fn publish_timings(t: state::Timings) {
@@ -915,7 +919,8 @@ fn page() -> Html {
                     aria-busy={(state.status != Status::Done && state.model.is_some()).then_some("true")}>
                     if let Some(model) = &state.model {
                         <ContextProvider<share::Stale> context={share::Stale(state.status != Status::Done)}>
-                            <Results model={model.clone()} text={state.diagnosed.clone()} />
+                            <Results model={model.clone()} text={state.diagnosed.clone()}
+                                progressive={(state.timings.worker && focus.is_none()).then_some(state.generation)} />
                         </ContextProvider<share::Stale>>
                     }
                 </div>
@@ -1132,6 +1137,9 @@ fn route_now() -> Route {
     Route::recognize(hash.trim_start_matches('#')).unwrap_or(Route::Home)
 }
 
+/// Trace cards a big input's result shows at once ([`ResultsProps::progressive`]).
+const FIRST_CARDS: usize = 1;
+
 /// Properties of [`Results`].
 #[derive(Properties)]
 struct ResultsProps {
@@ -1139,13 +1147,22 @@ struct ResultsProps {
     model: Rc<crate::view::PageModel>,
     /// The text the model is the result of (the Share panel shares it).
     text: Rc<str>,
+    /// `Some(generation)`: the trace cards after the first are rendered one per task after it
+    /// (a big input's result: ten cards of a log's traces are ~5,000 elements, ~175 ms of the
+    /// page's thread at once on two cores, while the first card is the whole first screen);
+    /// the cards already built stay and are updated when a new result comes.
+    /// `None`: all at once (a link brings a chosen trace into view; the first view, which the
+    /// app takes over, shows them all).
+    progressive: Option<u64>,
 }
 
 /// By identity: a model is never changed once made, and comparing two big models field by field
 /// on every keystroke would cost more than the render it saves.
 impl PartialEq for ResultsProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.model, &other.model) && Rc::ptr_eq(&self.text, &other.text)
+        Rc::ptr_eq(&self.model, &other.model)
+            && Rc::ptr_eq(&self.text, &other.text)
+            && self.progressive == other.progressive
     }
 }
 
@@ -1158,6 +1175,28 @@ fn results(props: &ResultsProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let m = lang.msgs();
     let share = || html! { <share::Share text={props.text.clone()} /> };
+    // How many trace cards a progressive render shows: they only grow (a new result of the same
+    // text, as the person edits it, updates the cards in place instead of building them again).
+    let cards = use_state(|| FIRST_CARDS);
+    let count = if props.progressive.is_some() {
+        *cards
+    } else {
+        usize::MAX
+    };
+    {
+        let cards = cards.clone();
+        let (generation, total) = (props.progressive, model.traces.len());
+        use_effect_with(
+            (generation, count, total),
+            move |&(generation, count, total)| {
+                if generation.is_some() && count >= total {
+                    mark(MARK_ALL_TRACES_SHOWN);
+                }
+                let next = (count < total).then(|| Timeout::new(0, move || cards.set(count + 1)));
+                move || drop(next)
+            },
+        );
+    }
     if model.traces.is_empty() {
         return html! {
             <div class="no-trace" role="note">
@@ -1173,10 +1212,66 @@ fn results(props: &ResultsProps) -> Html {
             <p class="deadlock" role="alert">{ lang.deadlock(*line) }</p>
         }) }
         if model.index.len() > 1 {
-            <details class="trace-index" open={model.index.len() <= 12}>
+            <TraceIndex model={model.clone()} />
+        }
+        { for model.traces.iter().take(count).enumerate().map(|(i, t)| html! {
+            <trace::TraceCard trace={t.clone()} has_share={i == 0}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
+        }) }
+        if !model.problems.is_empty() {
+            <details class="problems">
+                <summary>{ lang.problems(model.problems.len()) }</summary>
+                <ul>{ for model.problems.iter().take(100).map(|(line, msg)| html! { <li>{ format!("line {line}: {msg}") }</li> }) }</ul>
+            </details>
+        }
+        </>
+    }
+}
+
+/// Properties of [`TraceIndex`].
+#[derive(Properties)]
+struct TraceIndexProps {
+    /// The page model (its `index`, `total_traces`, `hidden_traces`).
+    model: Rc<crate::view::PageModel>,
+}
+
+/// By identity, as [`ResultsProps`].
+impl PartialEq for TraceIndexProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.model, &other.model)
+    }
+}
+
+/// The list of a text's distinct traces: open when it is short (12 rows or fewer), closed
+/// otherwise, and then its rows are built only once it is opened (a log's 137 rows are ~550
+/// elements the first screen does not show).
+#[function_component(TraceIndex)]
+fn trace_index(props: &TraceIndexProps) -> Html {
+    let model = &props.model;
+    let lang = use_context::<Lang>().unwrap_or_default();
+    // Whether it is open, for the model it was set for (a new model starts as its length says).
+    let id = Rc::as_ptr(model) as usize;
+    let state = use_state(|| (id, model.index.len() <= 12));
+    let open = if state.0 == id {
+        state.1
+    } else {
+        model.index.len() <= 12
+    };
+    let ontoggle = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            if let Some(d) = e.target_dyn_into::<web_sys::HtmlDetailsElement>() {
+                if d.open() != open {
+                    state.set((id, d.open()));
+                }
+            }
+        })
+    };
+    html! {
+        <details class="trace-index" {open} {ontoggle}>
                 <summary>{
                     lang.index_summary(model.total_traces, model.index.iter().all(|r| r.what.starts_with("thread ")))
                 }</summary>
+                if open {
                 <ol>
                     { for model.index.iter().map(|r| html! {
                         <li>
@@ -1193,6 +1288,7 @@ fn results(props: &ResultsProps) -> Html {
                         </li>
                     }) }
                 </ol>
+                }
                 if model.total_traces > model.index.len() {
                     <p class="hidden-traces">{ lang.index_not_listed(model.total_traces - model.index.len()) }</p>
                 }
@@ -1200,17 +1296,6 @@ fn results(props: &ResultsProps) -> Html {
                     <p class="hidden-traces">{ lang.index_first_shown(model.traces.len()) }</p>
                 }
             </details>
-        }
-        { for model.traces.iter().enumerate().map(|(i, t)| html! {
-            <trace::TraceCard trace={t.clone()} has_share={i == 0}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
-        }) }
-        if !model.problems.is_empty() {
-            <details class="problems">
-                <summary>{ lang.problems(model.problems.len()) }</summary>
-                <ul>{ for model.problems.iter().take(100).map(|(line, msg)| html! { <li>{ format!("line {line}: {msg}") }</li> }) }</ul>
-            </details>
-        }
-        </>
     }
 }
 

@@ -381,6 +381,23 @@ fn line_evidence(k: &Knowledge, trace: &Trace) -> Vec<LineEvidence> {
 /// applies or the line says nothing.
 type FrameEvidence = Option<(Vec<Version>, Vec<Version>, Vec<Version>)>;
 
+/// A frame as [`frame_evidence_cached`] remembers it: qualified method, file, line, whether it
+/// is the top frame, the frame above.
+type EvidenceKey = (String, String, u32, bool, String);
+
+thread_local! {
+    /// What [`frame_evidence_cached`] remembers.
+    static SEEN: std::cell::RefCell<std::collections::HashMap<EvidenceKey, FrameEvidence>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Forgets the version evidence remembered of the frames seen so far on this thread (the
+/// diagnosis worker's warm-up runs the example: what it saw must not speed up a person's text
+/// that shares its frames, nor the budgets' measure of it).
+pub fn forget_remembered_frames() {
+    SEEN.with(|s| s.borrow_mut().clear());
+}
+
 /// [`frame_evidence`], remembered: the traces of one log repeat their frames (a 1 MB text of
 /// 137 traces spent a third of its diagnosis's 470 M instructions working the same lines out
 /// again). At most 4,096 frames are kept; then the memory starts again.
@@ -392,12 +409,7 @@ fn frame_evidence_cached(
     top: bool,
     above: String,
 ) -> FrameEvidence {
-    type Key = (String, String, u32, bool, String);
-    thread_local! {
-        static SEEN: std::cell::RefCell<std::collections::HashMap<Key, FrameEvidence>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
-    }
-    let key: Key = (qm, file.to_owned(), line, top, above);
+    let key: EvidenceKey = (qm, file.to_owned(), line, top, above);
     if let Some(found) = SEEN.with(|s| s.borrow().get(&key).cloned()) {
         return found;
     }

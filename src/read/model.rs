@@ -53,7 +53,13 @@ pub struct Frame {
 impl Frame {
     /// `class.method`, the string frame patterns match against.
     pub fn qualified_method(&self) -> String {
-        format!("{}.{}", self.class, self.method)
+        // Not `format!`: a 1 MB log asks this of 26,000 frames, and the formatting machinery
+        // cost ten times the copy (callgrind: 25.6 M of its 408 M instructions).
+        let mut s = String::with_capacity(self.class.len() + 1 + self.method.len());
+        s.push_str(&self.class);
+        s.push('.');
+        s.push_str(&self.method);
+        s
     }
 
     /// The class name without its package (`HashMap$HashIterator`).
