@@ -1239,6 +1239,31 @@ await test('rule page without its prose file: it says the example could not be l
   }
 });
 
+await test('a fragment that is not a route, typed after the page opened: no page error, the diagnoser stays with its text', async (check) => {
+  // Found by a fresh helper (stop 26): `#foo` made the router throw "You cannot use relative
+  // path with this history type." from inside its listener.
+  const p = await context.newPage();
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await p.goto(PAGE_URL, { waitUntil: 'load' });
+    await p.locator('#trace-input').waitFor({ state: 'visible' });
+    await p.fill('#trace-input', 'java.lang.IllegalStateException: kept across fragments\n\tat com.acme.Job.main(Job.java:12)\n');
+    for (const h of ['#foo', '#<script>x</script>', '#t1', '#/rules']) {
+      await p.evaluate((f) => { location.hash = f; }, h);
+      await p.waitForTimeout(200);
+    }
+    await p.evaluate(() => { location.hash = '#bar'; });
+    await eventually(async () => (await p.evaluate(() => location.hash)) === '#/', 5_000);
+    check((await p.evaluate(() => location.hash)) === '#/', `the address reads ${await p.evaluate(() => location.hash)}, not #/`);
+    await p.locator('#trace-input').waitFor({ state: 'visible', timeout: 5_000 });
+    check((await p.inputValue('#trace-input')).includes('kept across fragments'), 'the typed text is still in the diagnoser');
+    check(errors.length === 0, `no page errors: ${errors.join('; ')}`);
+  } finally {
+    await p.close();
+  }
+});
+
 await test('persistence: the typed text survives a reload, kept in this browser only', async (check) => {
   await openApp(page);
   const typed = 'java.lang.IllegalStateException: typed before a reload\n\tat com.acme.Job.main(Job.java:12)\n';
