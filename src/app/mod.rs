@@ -920,7 +920,8 @@ fn page() -> Html {
                     if let Some(model) = &state.model {
                         <ContextProvider<share::Stale> context={share::Stale(state.status != Status::Done)}>
                             <Results model={model.clone()} text={state.diagnosed.clone()}
-                                progressive={(state.timings.worker && focus.is_none()).then_some(state.generation)} />
+                                progressive={(state.timings.worker && focus.is_none()).then_some(state.generation)}
+                                grow={state.status == Status::Done} />
                         </ContextProvider<share::Stale>>
                     }
                 </div>
@@ -1154,6 +1155,9 @@ struct ResultsProps {
     /// `None`: all at once (a link brings a chosen trace into view; the first view, which the
     /// app takes over, shows them all).
     progressive: Option<u64>,
+    /// Whether the progressive rendering may build its next card now: not while the person is
+    /// editing the text (a card is ~80 ms of the page's thread; the keys come first).
+    grow: bool,
 }
 
 /// By identity: a model is never changed once made, and comparing two big models field by field
@@ -1163,6 +1167,7 @@ impl PartialEq for ResultsProps {
         Rc::ptr_eq(&self.model, &other.model)
             && Rc::ptr_eq(&self.text, &other.text)
             && self.progressive == other.progressive
+            && self.grow == other.grow
     }
 }
 
@@ -1187,12 +1192,13 @@ fn results(props: &ResultsProps) -> Html {
         let cards = cards.clone();
         let (generation, total) = (props.progressive, model.traces.len());
         use_effect_with(
-            (generation, count, total),
-            move |&(generation, count, total)| {
+            (generation, count, total, props.grow),
+            move |&(generation, count, total, grow)| {
                 if generation.is_some() && count >= total {
                     mark(MARK_ALL_TRACES_SHOWN);
                 }
-                let next = (count < total).then(|| Timeout::new(0, move || cards.set(count + 1)));
+                let next =
+                    (grow && count < total).then(|| Timeout::new(0, move || cards.set(count + 1)));
                 move || drop(next)
             },
         );

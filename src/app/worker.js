@@ -4,7 +4,9 @@
 // `window` and takes over this worker's messages.
 self.onmessage = async (event) => {
   self.onmessage = null;
-  const [glue, module] = event.data;
+  const [glue, module, warmUp] = event.data;
+  // Whether to warm the compiler up once ready: the page's first worker only (src/app/worker.rs).
+  self.__traceDoctorWarmUp = warmUp === true;
   try {
     // The single-file build puts the glue's source here (a page's blob: URL cannot be imported
     // by a worker of a file:// page, a blob: URL the worker makes itself can).

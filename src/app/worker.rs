@@ -5,7 +5,8 @@
 //! instantiates the module, whose start function (`main` in `src/bin/web.rs`) sees no `window`
 //! and calls [`run_in_worker`]. Messages are small arrays:
 //!
-//! - page → worker: `[glue_url, module]` once (read by `worker.js`), then
+//! - page → worker: `[glue_url, module, warm_up]` once (read by `worker.js`; `warm_up`: the
+//!   page's first worker, which warms the compiler up when ready), then
 //!   `[generation, text, lang, prose]` (`lang`: 1 for Chinese, else English; `prose`: the
 //!   rules' prose files the page has loaded, [`super::prose::kept`]);
 //! - worker → page: `[0]` ready, `[1, generation, stage, done, total]` progress,
@@ -90,7 +91,15 @@ pub fn run_in_worker() {
     let _ = crate::diagnose(crate::FLAGSHIP_EXAMPLE);
     crate::rules::compile_patterns();
     let _ = scope.post_message(&Array::of1(&READY.into()));
-    warm_up(WARM_UP_RUNS);
+    let first = js_sys::Reflect::get(&scope, &"__traceDoctorWarmUp".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    if first {
+        warm_up(WARM_UP_RUNS);
+    } else {
+        stop_warming_up();
+    }
 }
 
 /// Diagnoses of the example the worker runs after saying "ready", one per task (a message
@@ -401,7 +410,13 @@ fn spawn(rc: &Rc<RefCell<Inner>>, inner: &mut Inner) -> Option<Live> {
             on_failure(&weak, id, "the diagnosis worker did not start");
         }
     });
-    let init = Array::of2(&JsValue::from_str(&glue), &wasm_bindgen::module());
+    // The page's first worker warms up; one started for an edit gets the text within the
+    // debounce, and its warm-up would only take a core from the person typing.
+    let init = Array::of3(
+        &JsValue::from_str(&glue),
+        &wasm_bindgen::module(),
+        &JsValue::from_bool(id == 1),
+    );
     worker.post_message(&init).ok()?;
     Some(Live {
         id,
