@@ -207,6 +207,8 @@ mod tests {
         let messages = [
             "waited for task managers; Could not perform checkpoint 7 for operator Map (2/4)#1.",
             "xCheckpoint 12 and then checkpoint 13",
+            // A two-byte letter before `heckpoint`: the search starts inside it.
+            "Сheckpoint 3 (Cyrillic С), then checkpoint 4",
             "Snapshot 5 of task Sink: s (1/1) failed",
             "no words here 1/2",
             "for operator",
