@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 out="${1:-${TRUNK_STAGING_DIR:?run by Trunk, or give the folder}/prose}"
 cargo build --release --quiet --bin trace-doctor
 rm -rf "$out"
-./target/release/trace-doctor page-data "$out"
+"${CARGO_TARGET_DIR:-target}/release/trace-doctor" page-data "$out"

@@ -51,4 +51,10 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# The crate's own dependencies, for every target (native and wasm32): scripts/build.sh builds
+# with `trunk build --offline`, which passes --offline to cargo, so a machine whose cargo cache
+# lacks them (a fresh one) must fetch them first. Quick when they are cached.
+log "fetching the crate's dependencies (cargo fetch --locked)"
+cargo fetch --locked --quiet
+
 log "tools ready"

@@ -155,17 +155,12 @@ fn step(forward: bool) -> bool {
         doc.body()
             .is_none_or(|b| !b.is_same_node(Some(a.unchecked_ref())))
     });
+    // `None`: past the last frame (forward) or before the first (backward): wraps around.
     let next = match &active {
-        None => {
-            if forward {
-                0
-            } else {
-                n - 1
-            }
-        }
+        None => None,
         Some(a) => match frames.iter().position(|f| f.contains(Some(a))) {
-            Some(i) if forward => (i + 1) % n,
-            Some(i) => (i + n - 1) % n,
+            Some(i) if forward => (i + 1 < n).then_some(i + 1),
+            Some(i) => i.checked_sub(1),
             None => {
                 // Frames after (before) the focus, in document order.
                 const PRECEDING: u16 = 2;
@@ -173,13 +168,24 @@ fn step(forward: bool) -> bool {
                 let after = |f: &Element| a.compare_document_position(f) & FOLLOWING != 0;
                 let before = |f: &Element| a.compare_document_position(f) & PRECEDING != 0;
                 if forward {
-                    frames.iter().position(after).unwrap_or(0)
+                    frames.iter().position(after)
                 } else {
-                    frames.iter().rposition(before).unwrap_or(n - 1)
+                    frames.iter().rposition(before)
                 }
             }
         },
     };
+    let wraps = next.is_none() && active.is_some();
+    if wraps && super::traces_pending() {
+        // The next frame may be in a trace card not built yet: build them all, then step.
+        super::show_all_traces();
+        gloo::timers::callback::Timeout::new(0, move || {
+            step(forward);
+        })
+        .forget();
+        return true;
+    }
+    let next = next.unwrap_or(if forward { 0 } else { n - 1 });
     super::reveal(&frames[next]);
     true
 }

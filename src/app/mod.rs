@@ -8,6 +8,7 @@ mod explanation;
 mod finding;
 mod input;
 mod keys;
+mod near_view;
 mod persist;
 pub mod progress;
 mod share;
@@ -67,11 +68,23 @@ fn raw(html: &str) -> Html {
 fn jump_to(dom: String) -> Callback<MouseEvent> {
     Callback::from(move |e: MouseEvent| {
         e.prevent_default();
-        let el = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id(&dom));
-        if let Some(el) = el {
+        let find = |dom: &str| {
+            web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(dom))
+        };
+        if let Some(el) = find(&dom) {
             reveal(&el);
+        } else if traces_pending() {
+            // In a trace card not built yet: build them all, then go there.
+            show_all_traces();
+            let dom = dom.clone();
+            Timeout::new(0, move || {
+                if let Some(el) = find(&dom) {
+                    reveal(&el);
+                }
+            })
+            .forget();
         }
     })
 }
@@ -1141,6 +1154,33 @@ fn route_now() -> Route {
 /// Trace cards a big input's result shows at once ([`ResultsProps::progressive`]).
 const FIRST_CARDS: usize = 1;
 
+/// The window event that asks a progressive result for all its trace cards now
+/// ([`show_all_traces`]): something on the page points into a card not built yet.
+const SHOW_ALL_TRACES: &str = "td-show-all-traces";
+
+/// Asks the result for all its trace cards now (a link or a key points into a card a progressive
+/// result has not built yet); they are on the page when the current task's microtasks have run
+/// (Yew renders in a microtask), so a `Timeout(0)` after this call finds them.
+fn show_all_traces() {
+    if let Some(w) = web_sys::window() {
+        if let Ok(e) = web_sys::CustomEvent::new(SHOW_ALL_TRACES) {
+            let _ = w.dispatch_event(&e);
+        }
+    }
+}
+
+/// Whether the page holds trace cards a progressive result has not built yet.
+fn traces_pending() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("main:not([hidden]) .more-traces")
+                .ok()
+                .flatten()
+        })
+        .is_some()
+}
+
 /// Properties of [`Results`].
 #[derive(Properties)]
 struct ResultsProps {
@@ -1148,15 +1188,18 @@ struct ResultsProps {
     model: Rc<crate::view::PageModel>,
     /// The text the model is the result of (the Share panel shares it).
     text: Rc<str>,
-    /// `Some(generation)`: the trace cards after the first are rendered one per task after it
-    /// (a big input's result: ten cards of a log's traces are ~5,000 elements, ~175 ms of the
-    /// page's thread at once on two cores, while the first card is the whole first screen);
-    /// the cards already built stay and are updated when a new result comes.
+    /// `Some(generation)`: the first trace card is built with the result, each further one when
+    /// the end of the cards built comes within a window height of the window ([`near_view`]; a
+    /// big input's result: ten cards of a log's traces are ~1,600 elements, and with the text
+    /// area focused each card's frame is 50-80 ms of the page's thread on two cores, while the
+    /// first card is the whole first screen), or all at once when something points into one not
+    /// built ([`show_all_traces`]); the cards already built stay and are updated when a new
+    /// result comes.
     /// `None`: all at once (a link brings a chosen trace into view; the first view, which the
     /// app takes over, shows them all).
     progressive: Option<u64>,
     /// Whether the progressive rendering may build its next card now: not while the person is
-    /// editing the text (a card is ~80 ms of the page's thread; the keys come first).
+    /// editing the text (the keys come first).
     grow: bool,
 }
 
@@ -1188,20 +1231,35 @@ fn results(props: &ResultsProps) -> Html {
     } else {
         usize::MAX
     };
+    let total = model.traces.len();
+    // After the last card built, while more are to come: its coming near the window builds the
+    // next one.
+    let more = use_node_ref();
     {
         let cards = cards.clone();
-        let (generation, total) = (props.progressive, model.traces.len());
+        let more = more.clone();
         use_effect_with(
-            (generation, count, total, props.grow),
+            (props.progressive, count, total, props.grow),
             move |&(generation, count, total, grow)| {
                 if generation.is_some() && count >= total {
                     mark(MARK_ALL_TRACES_SHOWN);
                 }
-                let next =
-                    (grow && count < total).then(|| Timeout::new(0, move || cards.set(count + 1)));
+                let next = (grow && generation.is_some() && count < total)
+                    .then(|| more.cast::<web_sys::Element>())
+                    .flatten()
+                    .and_then(|el| near_view::NearView::watch(&el, move || cards.set(count + 1)));
                 move || drop(next)
             },
         );
+    }
+    {
+        let cards = cards.clone();
+        let pending = props.progressive.is_some() && count < total;
+        yew_hooks::use_event_with_window(SHOW_ALL_TRACES, move |_: Event| {
+            if pending {
+                cards.set(total);
+            }
+        });
     }
     if model.traces.is_empty() {
         return html! {
@@ -1214,15 +1272,22 @@ fn results(props: &ResultsProps) -> Html {
     }
     html! {
         <>
-        { for model.deadlocks.iter().map(|line| html! {
+        <>{ for model.deadlocks.iter().map(|line| html! {
             <p class="deadlock" role="alert">{ lang.deadlock(*line) }</p>
-        }) }
+        }) }</>
         if model.index.len() > 1 {
             <TraceIndex model={model.clone()} />
         }
-        { for model.traces.iter().take(count).enumerate().map(|(i, t)| html! {
-            <trace::TraceCard trace={t.clone()} has_share={i == 0}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
-        }) }
+        // A list of its own, keyed: `html!` puts the items of a `for` among their siblings, and
+        // Yew matches the children of an unkeyed list from its end, so a card added there was
+        // patched into the card before it, that one into the list of traces, and so on (every
+        // card and the list built again, the Share panel in the first card closed).
+        <>{ for model.traces.iter().take(count).enumerate().map(|(i, t)| html! {
+            <trace::TraceCard key={t.dom_id.clone()} trace={t.clone()} has_share={i == 0}>{ if i == 0 { share() } else { html! {} } }</trace::TraceCard>
+        }) }</>
+        if count < total {
+            <div class="more-traces" ref={more} aria-hidden="true"></div>
+        }
         if !model.problems.is_empty() {
             <details class="problems">
                 <summary>{ lang.problems(model.problems.len()) }</summary>
