@@ -95,7 +95,10 @@ pub fn trace_card(props: &Props) -> Html {
                     }
                 </section>
             }
-            { for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} dom={AttrValue::from(format!("{}-f{i}", t.dom_id))} /> }) }
+            // A list of its own (see `Results`): a result with more or fewer findings, as the
+            // person edits, updates each finding in its place, and the Share panel after them
+            // stays what it was.
+            <>{ for t.findings.iter().enumerate().map(|(i, f)| html! { <FindingCard finding={f.clone()} primary={i == 0} dom={AttrValue::from(format!("{}-f{i}", t.dom_id))} /> }) }</>
             { props.children.clone() }
             if !t.facts.is_empty() {
                 <section class="facts" aria-label={m.facts_label}>
