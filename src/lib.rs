@@ -27,7 +27,7 @@ pub use know::{
 };
 pub use read::{decode, logline, model, parse, span};
 pub use share::{panel as sharing, redact};
-pub use tell::{catalog, diagram, digest, lang, report, shortcuts, view, wording};
+pub use tell::{catalog, diagram, digest, lang, number, report, shortcuts, view, wording};
 
 #[cfg(feature = "web")]
 pub mod app;

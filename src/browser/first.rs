@@ -16,6 +16,23 @@ pub const ROOT_ID: &str = "first";
 /// Performance API mark set once the first view's diagnosis is in the DOM.
 pub const MARK_SHOWN: &str = "td:first-view-shown";
 
+/// Performance API marks of the first view's steps before [`MARK_SHOWN`], in order: the text
+/// had (a link decoded), the text diagnosed, the findings' prose had, the page model built (the
+/// HTML is written last). `scripts/budgets.mjs` reports the time between them.
+pub const MARK_STEPS: [&str; 4] = [
+    "td:first:text",
+    "td:first:diagnosed",
+    "td:first:prose",
+    "td:first:model",
+];
+
+/// Sets the Performance API mark `name` (nothing when the page has no Performance API).
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// Diagnoses the text of [`crate::tell::html::text_to_show`]`(link, kept)`, loads the prose of
 /// the rules it finds in `lang` (`crate::browser::prose`), and writes the diagnoser with the text and its diagnosis
 /// into the element [`ROOT_ID`]; then sets the [`MARK_SHOWN`] mark. Returns whether it showed
@@ -25,6 +42,7 @@ pub async fn show(link: &str, kept: &str, lang: Lang) -> bool {
     let Some(text) = crate::tell::html::text_to_show(link, kept) else {
         return false;
     };
+    mark(MARK_STEPS[0]);
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return false;
     };
@@ -36,13 +54,16 @@ pub async fn show(link: &str, kept: &str, lang: Lang) -> bool {
     let start = now();
     let diagnosis = crate::diagnose(&text);
     let took = now() - start;
+    mark(MARK_STEPS[1]);
     let need = super::prose::missing(&diagnosis, lang);
     if !need.is_empty() {
         if let Err(e) = super::prose::load(need, lang).await {
             web_sys::console::warn_1(&format!("Trace Doctor: {e}").into());
         }
     }
+    mark(MARK_STEPS[2]);
     let model = crate::view::build_lang(&text, &diagnosis, "", lang);
+    mark(MARK_STEPS[3]);
     let Some(root) = document.get_element_by_id(ROOT_ID) else {
         return false;
     };
@@ -57,9 +78,7 @@ pub async fn show(link: &str, kept: &str, lang: Lang) -> bool {
         !link.is_empty(),
         lang,
     ));
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(MARK_SHOWN);
-    }
+    mark(MARK_SHOWN);
     true
 }
 

@@ -12,6 +12,7 @@
 
 use crate::diagram::{label_baseline, DiagramView, BOX_W, COL_W, LABEL_W, LINE_H, PAD, TOP};
 use crate::lang::Lang;
+use crate::number::Coord;
 use crate::view::{
     ExceptionView, ExplanationView, FindingView, FrameBlock, FrameView, LineRange, PageModel,
     SkippedCause, SkippedCauses, TraceView, STRIP_FACTS,
@@ -589,7 +590,10 @@ fn diagram(o: &mut Out, d: &DiagramView, id: &str, lang: Lang) {
         .m("</p><div class=\"dg-scroll\" tabindex=\"0\"")
         .a("aria-label", m.diagram_label)
         .m("><svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\"")
-        .a("viewBox", &format!("0 0 {width} {height}"))
+        .a(
+            "viewBox",
+            &format!("0 0 {} {}", Coord(width), Coord(height)),
+        )
         .a("aria-labelledby", &format!("{id}-title"))
         .a("aria-describedby", &format!("{id}-desc"))
         .m(" preserveAspectRatio=\"xMinYMin meet\"><title")
@@ -607,23 +611,24 @@ fn diagram(o: &mut Out, d: &DiagramView, id: &str, lang: Lang) {
         .m("</text>");
     let s = &mut o.s;
     if let Some(c) = d.lanes.iter().find_map(|l| l.throws_at) {
-        let x = LABEL_W + c as f64 * COL_W + BOX_W / 2.0;
+        let x = Coord(LABEL_W + c as f64 * COL_W + BOX_W / 2.0);
         let _ = write!(
             s,
             "<line class=\"dg-clash\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"></line>",
-            TOP - 6.0,
-            height - 4.0
+            Coord(TOP - 6.0),
+            Coord(height - 4.0)
         );
     }
     for (li, lane) in d.lanes.iter().enumerate() {
         let (top, h) = (tops[li], heights[li]);
-        let mid = top + h / 2.0;
+        let mid = Coord(top + h / 2.0);
         let _ = write!(
             s,
-            "<g class=\"dg-lane\"><line class=\"dg-axis\" x1=\"{LABEL_W}\" y1=\"{mid}\" x2=\"{}\" y2=\"{mid}\" marker-end=\"url(#{id}-arrow)\"></line>",
-            width - 6.0
+            "<g class=\"dg-lane\"><line class=\"dg-axis\" x1=\"{}\" y1=\"{mid}\" x2=\"{}\" y2=\"{mid}\" marker-end=\"url(#{id}-arrow)\"></line>",
+            Coord(LABEL_W),
+            Coord(width - 6.0)
         );
-        let first = label_baseline(lane.thread_lines.len(), top, h);
+        let first = Coord(label_baseline(lane.thread_lines.len(), top, h));
         let _ = write!(s, "<text class=\"dg-thread\" x=\"4\" y=\"{first}\">");
         tspans(s, &lane.thread_lines, 4.0);
         s.push_str("</text>");
@@ -636,9 +641,13 @@ fn diagram(o: &mut Out, d: &DiagramView, id: &str, lang: Lang) {
             };
             let _ = write!(
                 s,
-                "<g class=\"{class}\"><rect x=\"{x}\" y=\"{top}\" width=\"{BOX_W}\" height=\"{h}\" rx=\"6\"></rect><text x=\"{}\" y=\"{}\">",
-                x + PAD,
-                top + PAD + LINE_H - 3.0
+                "<g class=\"{class}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\"></rect><text x=\"{}\" y=\"{}\">",
+                Coord(x),
+                Coord(top),
+                Coord(BOX_W),
+                Coord(h),
+                Coord(x + PAD),
+                Coord(top + PAD + LINE_H - 3.0)
             );
             tspans(s, lines, x + PAD);
             s.push_str("</text></g>");
@@ -653,8 +662,8 @@ fn diagram(o: &mut Out, d: &DiagramView, id: &str, lang: Lang) {
 /// An SVG text's lines, one `tspan` each, at `x`.
 fn tspans(s: &mut String, lines: &[String], x: f64) {
     for (k, line) in lines.iter().enumerate() {
-        let dy = if k == 0 { 0.0 } else { LINE_H };
-        let _ = write!(s, "<tspan x=\"{x}\" dy=\"{dy}\">");
+        let dy = Coord(if k == 0 { 0.0 } else { LINE_H });
+        let _ = write!(s, "<tspan x=\"{}\" dy=\"{dy}\">", Coord(x));
         escape(s, line);
         s.push_str("</tspan>");
     }

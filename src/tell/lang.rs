@@ -14,6 +14,7 @@ pub use no_rule::{
     culprit_sentence, evidence_at, finding_notes, no_rule_sentences, version_mismatch, FindingNotes,
 };
 
+use crate::number::OneDecimal;
 use crate::rules::schema::{Diagram, Explanation, Prose};
 use crate::rules::Rule;
 use serde::{Deserialize, Serialize};
@@ -338,7 +339,7 @@ impl Lang {
                     (1, _) => "no known diagnosis".to_owned(),
                     (_, f) => format!("{f} with a diagnosis"),
                 };
-                format!("{t} read, {known} — {ms:.1} ms.")
+                format!("{t} read, {known} — {} ms.", OneDecimal(ms))
             }
             Lang::Zh => {
                 let known = match (traces, diagnosed) {
@@ -346,7 +347,10 @@ impl Lang {
                     (1, _) => "没有已知诊断".to_owned(),
                     (_, f) => format!("其中 {f} 个有诊断"),
                 };
-                format!("读取了 {traces} 个不同的堆栈，{known} — {ms:.1} ms。")
+                format!(
+                    "读取了 {traces} 个不同的堆栈，{known} — {} ms。",
+                    OneDecimal(ms)
+                )
             }
         }
     }
@@ -355,11 +359,15 @@ impl Lang {
     pub fn done_thread_dump(self, threads: usize, stacks: usize, ms: f64) -> String {
         match self {
             Lang::En => format!(
-                "Thread dump: {}, {} — {ms:.1} ms.",
+                "Thread dump: {}, {} — {} ms.",
                 crate::wording::plural(threads, "thread", "threads"),
-                crate::wording::plural(stacks, "distinct stack", "distinct stacks")
+                crate::wording::plural(stacks, "distinct stack", "distinct stacks"),
+                OneDecimal(ms)
             ),
-            Lang::Zh => format!("线程转储：{threads} 个线程，{stacks} 种不同的栈 — {ms:.1} ms。"),
+            Lang::Zh => format!(
+                "线程转储：{threads} 个线程，{stacks} 种不同的栈 — {} ms。",
+                OneDecimal(ms)
+            ),
         }
     }
 

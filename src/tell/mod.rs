@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod digest;
 pub mod html;
 pub mod lang;
+pub mod number;
 pub mod report;
 pub mod shortcuts;
 pub mod view;
