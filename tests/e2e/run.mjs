@@ -1589,6 +1589,13 @@ await test('first view: a link\'s and a kept text\'s diagnosis shown before the 
     check(await p.locator('#first .link-notice').isVisible(), 'it says the text came with a link');
     check(await p.locator('#trace-input').count() === 0, 'the app has not started');
     check(await p.evaluate(() => performance.getEntriesByName('td:first-view-shown')[0].startTime < 20_000), 'mark set');
+    // The first view writes its numbers itself (src/tell/number.rs): the status line's
+    // milliseconds with one decimal, and the diagram's geometry, compared with the app's below.
+    const firstStatus = await p.textContent('#first .status');
+    check(/— \d+\.\d ms\.$/.test(firstStatus.trim()), `the status line's time: "${firstStatus.trim()}"`);
+    const svgGeometry = (root) => p.$$eval(`${root} .finding.primary figure.diagram svg, ${root} .finding.primary figure.diagram svg *`, (els) => els.map((e) => [e.tagName, ...['viewBox', 'x', 'y', 'x1', 'y1', 'x2', 'y2', 'width', 'height', 'dy'].map((a) => e.getAttribute(a))].join(' ')).join('\n'));
+    const firstSvg = await svgGeometry('#first');
+    check(firstSvg.split('\n').length > 20 && /\d+\.5/.test(firstSvg), `the first view draws the diagram (${firstSvg.split('\n').length} elements, half pixels among them)`);
     // A frame of "the frames that matter": brought into view, the route (the link) kept.
     const target = await p.getAttribute('#first ol.highlights li:last-child a', 'href');
     await p.click('#first ol.highlights li:last-child a');
@@ -1629,6 +1636,8 @@ await test('first view: a link\'s and a kept text\'s diagnosis shown before the 
     check(await p.locator(`.finding[data-rule="${FLAGSHIP_RULE}"]`).count() === 1, 'one finding on the page, the app\'s');
     check(await p.inputValue('#trace-input') === flagshipText, 'the text in the app\'s input');
     check(await p.locator(`.finding[data-rule="${FLAGSHIP_RULE}"] .finding-title`).isVisible(), 'the app\'s finding on the screen');
+    const appSvg = await svgGeometry('#app');
+    check(appSvg === firstSvg, `the app's diagram has the first view's geometry${appSvg === firstSvg ? '' : `: ${appSvg.slice(0, 200)} vs ${firstSvg.slice(0, 200)}`}`);
     // A plain visit with the text kept in this tab: the same, without the link's note.
     let release2;
     const gate2 = new Promise((r) => { release2 = r; });
