@@ -138,6 +138,18 @@ async function firstShown(page, timeout = 30_000) {
   return page.evaluate((names) => Math.min(...names.flatMap((n) => performance.getEntriesByName(n).map((e) => e.startTime))), [FIRST_VIEW, MARK]);
 }
 
+// The first view's steps (src/browser/first.rs MARK_STEPS, index.html): when its module was
+// compiled (and its glue loaded), then each step's own time, median over the runs.
+const STEPS = [['td:first:compiled', 'module compiled'], ['td:first:start', 'instantiated'], ['td:first:text', 'text had'],
+  ['td:first:diagnosed', 'diagnosed'], ['td:first:prose', 'prose had'], ['td:first:model', 'page model'], [FIRST_VIEW, 'HTML written']];
+async function steps(page) {
+  return page.evaluate((names) => names.map((n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN), STEPS.map(([n]) => n));
+}
+function reportSteps(label, runs) {
+  const med = (k) => median(runs.map((r) => (k === 0 ? r[0] : r[k] - r[k - 1])));
+  report(label, med(0), null, 'ms', STEPS.slice(1).map(([, what], k) => `${what} +${med(k + 1).toFixed(0)}`).join(', '));
+}
+
 // A fresh context per run: nothing cached, nothing kept (as a reader clicking a link).
 async function freshPage(init) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -172,6 +184,7 @@ if (LINK) {
   const app = [];
   const mounted = [];
   const painted = [];
+  const stepRuns = [];
   for (let i = 0; i < RUNS; i++) {
     const { context, page } = await freshPage();
     await page.goto(BASE + LINK, { waitUntil: 'load' });
@@ -192,11 +205,13 @@ if (LINK) {
     app.push((await marks(page, MARK))[0]);
     mounted.push((await marks(page, MOUNTED))[0]);
     painted.push(await firstPaint(page));
+    stepRuns.push(await steps(page));
     const findings = await page.locator('.finding[data-rule]').count();
     if (findings === 0) throw new Error('the flagship link shows no finding');
     await context.close();
   }
   report('first diagnosis after load: flagship share link (nav start -> mark)', median(shown), 250, 'ms', `${times(median(shown))}; runs ${fmt(shown)}`);
+  reportSteps('  of which: the first view\'s module compiled (nav start -> mark), then its steps', stepRuns);
   report('  then: first content painted (the static loading note)', median(painted), null, 'ms', `runs ${fmt(painted)}`);
   report('  then: app mounted (nav start -> td:mounted)', median(mounted), null, 'ms', `runs ${fmt(mounted)}`);
   report('  then: the app shows it, in the first view\'s place (nav start -> td:diagnosis-shown)', median(app), null, 'ms', `runs ${fmt(app)}`);
@@ -207,6 +222,7 @@ if (LINK) {
 const flagship = fs.readFileSync(path.join(REPO, 'tests', 'cases', 'seed.txt'), 'utf8');
 {
   const kept = [];
+  const keptSteps = [];
   for (let i = 0; i < RUNS; i++) {
     const { context, page } = await freshPage(
       // The page keeps texts as gloo's storage does: JSON strings.
@@ -214,9 +230,11 @@ const flagship = fs.readFileSync(path.join(REPO, 'tests', 'cases', 'seed.txt'), 
     );
     await page.goto(BASE, { waitUntil: 'load' });
     kept.push(await firstShown(page));
+    keptSteps.push(await steps(page));
     await context.close();
   }
   report('first diagnosis after load: kept flagship text (nav start -> mark)', median(kept), 250, 'ms', `${times(median(kept))}; runs ${fmt(kept)}`);
+  reportSteps('  of which: the first view\'s module compiled (nav start -> mark), then its steps', keptSteps);
 }
 {
   const click = [];

@@ -28,6 +28,28 @@ pub struct Props {
     /// phone).
     #[prop_or_default]
     pub on_example: Callback<()>,
+    /// The length in characters of the text's longest line when it is longer than the text
+    /// area can draw ([`long_line`]); the panel then says so under it.
+    #[prop_or_default]
+    pub long_line: Option<usize>,
+}
+
+/// Lines longer than this many bytes are said to be too long to draw: Chromium lays out no
+/// wider than 2^25 CSS pixels (`LayoutUnit`'s range), about 4.3 million characters of the text
+/// area's 13 px monospace font, and draws nothing of a longer line, wrapped or not (a 5 MB line
+/// seen in Chromium 156); a quarter of that leaves room for larger fonts.
+pub const LONG_LINE: usize = 1_000_000;
+
+/// The length in characters of the longest line of `text` when it is over [`LONG_LINE`] bytes;
+/// `None` otherwise (at once for a text no longer than that).
+pub fn long_line(text: &str) -> Option<usize> {
+    if text.len() <= LONG_LINE {
+        return None;
+    }
+    text.split('\n')
+        .filter(|l| l.len() > LONG_LINE)
+        .map(|l| l.chars().count())
+        .max()
 }
 
 /// A text for the input to show: from a share link, a rule's example (`own: false`), or the
@@ -416,6 +438,9 @@ pub fn input_panel(props: &Props) -> Html {
             </div>
             if let Some(note) = &*file_note {
                 <p class="file-note" id="file-note" role="alert">{ crate::app::code_spans(note) }</p>
+            }
+            if let Some(chars) = props.long_line {
+                <p class="hint long-line" id="long-line">{ lang.line_too_long(chars) }</p>
             }
             { match props.kept {
                 Some(Kept::Yes) => html! { <p class="kept hint" id="kept" data-kept="yes">{ m.kept_yes }</p> },

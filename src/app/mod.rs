@@ -908,7 +908,7 @@ fn page() -> Html {
             </main>
         }
         <main id="diagnoser" class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
-            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} load={(*load).clone()} kept={*kept} on_example={{
+            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} long_line={input::long_line(&state.input)} load={(*load).clone()} kept={*kept} on_example={{
                 // Once diagnosed, the example's finding is brought into view (on a phone it is
                 // below the input).
                 let focus = focus.clone();

@@ -168,8 +168,10 @@ pub fn search_terms(trace: &crate::model::Trace) -> String {
         let words: Vec<&str> = m
             .split_whitespace()
             .take_while(|w| {
-                w.chars()
-                    .all(|c| c.is_alphabetic() || matches!(c, '\'' | '-' | ','))
+                // A "word" longer than any word (encoded data, a pasted blob) ends the phrase.
+                w.len() <= MAX_WORD_BYTES
+                    && w.chars()
+                        .all(|c| c.is_alphabetic() || matches!(c, '\'' | '-' | ','))
             })
             .take(8)
             .collect();
@@ -188,6 +190,10 @@ pub fn search_terms(trace: &crate::model::Trace) -> String {
     terms.join(" ")
 }
 
+/// The longest word or name [`search_terms`] takes from a message, in bytes: longer than any
+/// Java identifier a person would search for, short enough to keep a search query short.
+const MAX_WORD_BYTES: usize = 80;
+
 /// The first dotted Java name in `message` (`sun.misc.Unsafe.monitorEnter` in
 /// `'void sun.misc.Unsafe.monitorEnter(java.lang.Object)'`), with at least two dots.
 fn qualified_name(message: &str) -> Option<&str> {
@@ -195,7 +201,8 @@ fn qualified_name(message: &str) -> Option<&str> {
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '$')))
         .map(|t| t.trim_matches('.'))
         .find(|t| {
-            t.matches('.').count() >= 2
+            t.len() <= 4 * MAX_WORD_BYTES
+                && t.matches('.').count() >= 2
                 && t.starts_with(|c: char| c.is_alphabetic())
                 && !t.split('.').any(str::is_empty)
         })
@@ -254,6 +261,21 @@ mod tests {
         assert_eq!(
             search_terms(t),
             "\"IllegalStateException\" \"Buffer pool is destroyed\" \"Job.map\""
+        );
+        // A pasted blob in the message (a helper's 5 MB one-line paste put all of it in the
+        // query): the phrase ends before it, and a name that long is no name.
+        let blob = format!(
+            "java.lang.RuntimeException: Could not read {}\n\tat com.acme.Job.map(Job.java:12)\n",
+            "a".repeat(100_000)
+        );
+        assert_eq!(
+            search_terms(&crate::parse::parse(&blob).traces[0]),
+            "\"RuntimeException\" \"Could not read\" \"Job.map\""
+        );
+        let dotted = format!("java.lang.RuntimeException: {}", "ab.".repeat(10_000));
+        assert_eq!(
+            search_terms(&crate::parse::parse(&dotted).traces[0]),
+            "\"RuntimeException\""
         );
         let no_user = "java.lang.Error: x\n\tat java.util.A.b(A.java:1)\n";
         assert_eq!(

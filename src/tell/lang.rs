@@ -390,6 +390,21 @@ impl Lang {
         }
     }
 
+    /// The note under the input when a line of the text is longer than the text box can draw
+    /// (`chars`: that line's length in characters; [`crate::app`]'s `LONG_LINE`): Chromium lays
+    /// out no wider than 2^25 pixels, and leaves such a line, even wrapped, undrawn.
+    pub fn line_too_long(self, chars: usize) -> String {
+        let n = crate::wording::thousands(chars);
+        match self {
+            Lang::En => format!(
+                "A line of this text is {n} characters long, more than the text box can draw: it may look empty. The diagnosis reads all of it."
+            ),
+            Lang::Zh => format!(
+                "这段文本有一行长达 {n} 个字符，超出了文本框能绘制的长度，文本框可能看起来是空的。诊断会读取全部内容。"
+            ),
+        }
+    }
+
     /// A file larger than the page reads ([`crate::app`]'s limit): its size and what to do.
     pub fn file_too_large(self, bytes: f64, limit_mb: usize) -> String {
         let mb = bytes / 1e6;

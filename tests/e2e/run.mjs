@@ -2239,6 +2239,22 @@ await test('typing into a 1 MB text: no main-thread stall of 100 ms or more, pro
 // page's thread on two cores, and nine of them, built one per task after the diagnosis, met the
 // keys of a person who went on typing (the typing test above failed on them in CI). The cards
 // already built stay as more are added: a Share panel opened in the first card stays open.
+await test('a line longer than the text box can draw (a 5 MB one-line paste looked empty): the page says so, diagnoses it, and keeps the search terms short', async (check) => {
+  const line = `java.lang.RuntimeException: Could not read ${'a'.repeat(1_500_000)}`;
+  await openApp(page);
+  await withTimeout(paste(page, '#trace-input', line), 20_000, 'pasting a 1.5 MB line');
+  await waitDone(page, 30_000);
+  const note = page.locator('#long-line');
+  check(await note.isVisible(), 'a note under the text box');
+  check((await note.textContent()).includes(`${line.length.toLocaleString('en-US')} characters`), `it gives the line's length: "${await note.textContent()}"`);
+  check(await page.evaluate(() => document.querySelector('#trace-input').value.length) === line.length, 'the text is all in the text box');
+  const search = norm(await page.locator('main:not([hidden]) .finding.none').first().textContent());
+  check(search.includes('"RuntimeException" "Could not read"') && search.length < 5_000, `the card's search terms end before the blob (${search.length} characters in the card)`);
+  await page.fill('#trace-input', flagshipText);
+  await waitDone(page, 30_000);
+  check(await note.count() === 0, 'no note for a text of ordinary lines');
+});
+
 await test('a big result: the trace cards after the first are built as they come near the window; a link or j into one not built builds them', async (check) => {
   const unit = flagshipText.endsWith('\n') ? flagshipText : flagshipText + '\n';
   // Under the 1,000,000 bytes a share link can carry, so that the Share panel makes a link.
