@@ -322,9 +322,11 @@ const PREFIX_LINES: usize = 8;
 /// …within this many bytes each, on average.
 const PREFIX_BYTES: usize = 400;
 
-/// Start of the line holding byte `at`, and of the non-blank line just above it (if any).
-/// Looks back at most [`REGION_BYTES`]: a longer line starts, for this purpose, there.
+/// Start of the line holding byte `at` (any byte offset: inside a character, the character's
+/// line). Looks back at most [`REGION_BYTES`]: a longer line starts, for this purpose, there
+/// (on a char boundary, not after a line break).
 fn line_start(input: &str, at: usize) -> usize {
+    let at = crate::span::floor_char_boundary(input, at.min(input.len()));
     let lo = crate::span::floor_char_boundary(input, at.saturating_sub(REGION_BYTES));
     input[lo..at].rfind('\n').map_or(lo, |i| lo + i + 1)
 }
@@ -335,7 +337,9 @@ fn line_start(input: &str, at: usize) -> usize {
 fn around(input: &str, trace: &Trace) -> Option<Evidence> {
     let start = trace.span.start.min(input.len());
     let first_line = line_start(input, start);
-    let above = if first_line > 0 {
+    // A line above only when the trace's line really starts after a line break (not where
+    // `line_start` stopped looking back, possibly after half of a character).
+    let above = if first_line > 0 && input.as_bytes()[first_line - 1] == b'\n' {
         let prev = line_start(input, first_line - 1);
         let text = &input[prev..first_line - 1];
         (!text.trim().is_empty()).then_some(prev)
@@ -656,6 +660,23 @@ mod tests {
     fn first(input: &str) -> Vec<Evidence> {
         let t = &crate::parse::parse(input).traces[0];
         gather(input, t)
+    }
+
+    #[test]
+    fn a_long_line_of_two_byte_letters_before_the_trace_is_read_on_char_boundaries() {
+        // Found by the pipeline fuzz target (a log line of over 4 KB, `é` and U+FFFD in it,
+        // before a trace): the line above was looked for from the byte before the region's
+        // start, inside a letter, and slicing there panicked.
+        for pad in 0..4 {
+            let input = format!(
+                "{}{}java.lang.RuntimeException: boom\n\tat a.B.c(B.java:1)\n",
+                "x".repeat(pad),
+                "é".repeat(5000)
+            );
+            for t in &crate::parse::parse(&input).traces {
+                let _ = gather(&input, t);
+            }
+        }
     }
 
     #[test]
