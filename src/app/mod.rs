@@ -290,15 +290,12 @@ pub(crate) fn on_page_hidden(f: impl Fn() + 'static) {
     flush.forget();
 }
 
-/// Sets a Performance API mark (`performance.mark(name)`), read by `scripts/budgets.mjs`.
-/// The names: [`MARK_MOUNTED`], [`MARK_DIAGNOSIS_SHOWN`], and the steps of a diagnosis on the
-/// page's thread between them (`td:diagnose-start`, `td:diagnosed`, `td:prose-loaded` when the
-/// findings' prose had to be fetched, `td:model-built`); `td:main` is set by `src/bin/web.rs`.
-pub(crate) fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
-    }
-}
+/// Sets a Performance API mark ([`crate::browser::mark`]), read by `scripts/budgets.mjs`.
+/// The app's names: [`MARK_MOUNTED`], [`MARK_DIAGNOSIS_SHOWN`], and the steps of a diagnosis on
+/// the page's thread between them (`td:diagnose-start`, `td:diagnosed`, `td:prose-loaded` when
+/// the findings' prose had to be fetched, `td:model-built`); `td:main` is set by
+/// `src/bin/web.rs`.
+pub(crate) use crate::browser::mark;
 
 /// Removes the first view (`index.html`'s `#first`, written by `crate::browser::first` before
 /// this module loaded), which hides the app's elements while it has content. What the person did
@@ -617,6 +614,8 @@ fn page() -> Html {
     // The text is kept in this browser (localStorage) a moment after each change, and at once
     // when the page is hidden, reloaded or closed before that moment.
     let kept = use_state(|| None::<persist::Kept>);
+    // Read once per text, not at each render (a 5 MB text is scanned for its line breaks).
+    let long_line = use_memo(state.input.clone(), |text| input::long_line(text));
     let save_timer: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
     let unsaved: Rc<RefCell<Option<String>>> = use_mut_ref(|| None);
     // The text the page opened with from this browser's storage: kept already, not saved again.
@@ -908,7 +907,7 @@ fn page() -> Html {
             </main>
         }
         <main id="diagnoser" class="layout" hidden={!matches!(route, Route::Home | Route::Shared { .. })}>
-            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} long_line={input::long_line(&state.input)} load={(*load).clone()} kept={*kept} on_example={{
+            <input::InputPanel on_input={on_input} {on_edit} has_text={!state.input.trim().is_empty()} long_line={*long_line} load={(*load).clone()} kept={*kept} on_example={{
                 // Once diagnosed, the example's finding is brought into view (on a phone it is
                 // below the input).
                 let focus = focus.clone();

@@ -3,9 +3,7 @@
 
 fn main() {
     if let Some(w) = web_sys::window() {
-        if let Some(p) = w.performance() {
-            let _ = p.mark("td:main");
-        }
+        trace_doctor::browser::mark("td:main");
         // Into index.html's `#app` (Yew empties its root: the first view beside it stays until
         // the app shows the same diagnosis); into the body when a page has no such element.
         match w.document().and_then(|d| d.get_element_by_id("app")) {

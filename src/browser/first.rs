@@ -5,6 +5,7 @@
 //! which takes the first view's place once it has rendered the same diagnosis
 //! (`crate::app`, [`ROOT_ID`]).
 
+use super::mark;
 use crate::lang::Lang;
 
 /// DOM id of the element of `index.html` the first view is written into. While it has content,
@@ -25,13 +26,6 @@ pub const MARK_STEPS: [&str; 4] = [
     "td:first:prose",
     "td:first:model",
 ];
-
-/// Sets the Performance API mark `name` (nothing when the page has no Performance API).
-fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
-    }
-}
 
 /// Diagnoses the text of [`crate::tell::html::text_to_show`]`(link, kept)`, loads the prose of
 /// the rules it finds in `lang` (`crate::browser::prose`), and writes the diagnoser with the text and its diagnosis

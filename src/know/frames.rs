@@ -194,6 +194,10 @@ pub fn search_terms(trace: &crate::model::Trace) -> String {
 /// Java identifier a person would search for, short enough to keep a search query short.
 const MAX_WORD_BYTES: usize = 80;
 
+/// The longest dotted name [`search_terms`] takes from a message, in bytes (a package, a class
+/// and a method of [`MAX_WORD_BYTES`]-long parts and more).
+const MAX_NAME_BYTES: usize = 4 * MAX_WORD_BYTES;
+
 /// The first dotted Java name in `message` (`sun.misc.Unsafe.monitorEnter` in
 /// `'void sun.misc.Unsafe.monitorEnter(java.lang.Object)'`), with at least two dots.
 fn qualified_name(message: &str) -> Option<&str> {
@@ -201,7 +205,7 @@ fn qualified_name(message: &str) -> Option<&str> {
         .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '_' | '$')))
         .map(|t| t.trim_matches('.'))
         .find(|t| {
-            t.len() <= 4 * MAX_WORD_BYTES
+            t.len() <= MAX_NAME_BYTES
                 && t.matches('.').count() >= 2
                 && t.starts_with(|c: char| c.is_alphabetic())
                 && !t.split('.').any(str::is_empty)

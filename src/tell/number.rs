@@ -47,11 +47,7 @@ impl fmt::Display for Coord {
                 let sign = if negative { "-" } else { "" };
                 write!(f, "{sign}{whole}")
             }
-            Some((negative, whole, tenth)) => {
-                let sign = if negative { "-" } else { "" };
-                write!(f, "{sign}{whole}.{tenth}")
-            }
-            None => f.write_str(non_finite(self.0)),
+            _ => fmt::Display::fmt(&OneDecimal(self.0), f),
         }
     }
 }
