@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| trace_doctor::matcher::diagnose(black_box(trace), rules))
     });
     c.bench_function("stage/context/seed", |b| {
-        b.iter(|| trace_doctor::context::read(black_box(seed), trace))
+        b.iter(|| trace_doctor::context::read(black_box(seed), trace, 0))
     });
     // Sharing: redaction, the link, and the whole Share panel.
     c.bench_function("share/redact/seed", |b| {

@@ -145,6 +145,21 @@ pub fn diagnose(input: &str) -> Diagnosis {
     diagnose_with_progress(input, &mut |_| {})
 }
 
+/// For each trace, in order, the byte offset where the text above it begins: the largest end
+/// of another trace's span at or before its start (0 when none). The lines above a trace are
+/// read from there, so that one trace's log line or frames are never another's context.
+fn above_floors(traces: &[Trace]) -> Vec<usize> {
+    let mut ends: Vec<usize> = traces.iter().map(|t| t.span.end).collect();
+    ends.sort_unstable();
+    traces
+        .iter()
+        .map(|t| {
+            let n = ends.partition_point(|&e| e <= t.span.start);
+            n.checked_sub(1).map_or(0, |i| ends[i])
+        })
+        .collect()
+}
+
 /// [`diagnose`], calling `progress` before the parser runs, before each trace is matched
 /// (`done` counts the traces handled), and once all are.
 #[inline(never)]
@@ -159,6 +174,7 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
         parsed.traces.extend(crate::logline::telling_line(input));
     }
     let total = parsed.traces.len();
+    let floors = above_floors(&parsed.traces);
     let mut traces: Vec<TraceDiagnosis> = Vec::new();
     // Computed once, for the first trace that shows nothing of Flink.
     let mut other_software: Option<Option<&'static str>> = None;
@@ -176,9 +192,10 @@ pub fn diagnose_with_progress(input: &str, progress: &mut dyn FnMut(Stage)) -> D
             continue;
         }
         candidates.push(traces.len());
-        let context = context::read(input, &trace);
+        let above_from = floors.get(done).copied().unwrap_or(0);
+        let context = context::read(input, &trace, above_from);
         let flink_version = version::infer(&trace, context.time.as_deref());
-        let evidence = evidence::gather(input, &trace);
+        let evidence = evidence::gather(input, &trace, above_from);
         // Evidence from the lines around the trace opens the platform gate too.
         trace.flink_context |= !evidence.is_empty();
         let flink = matcher::is_flink(&trace);

@@ -81,7 +81,11 @@ fn timestamp() -> &'static Regex {
 
 /// Reads the context of `trace` from its messages and from the lines of `input` just above it.
 #[inline(never)]
-pub fn read(input: &str, trace: &Trace) -> Context {
+///
+/// `above_from` is the byte offset in `input` where the text above the trace may begin: the end
+/// of the trace before it in the same text (0 for the first), so that a log line of one trace
+/// never gives another its task or its time.
+pub fn read(input: &str, trace: &Trace, above_from: usize) -> Context {
     let chain = trace.cause_chain();
     let messages: Vec<String> = chain
         .iter()
@@ -105,7 +109,7 @@ pub fn read(input: &str, trace: &Trace) -> Context {
         .map(|c| task_from(&c));
     // The lines just above the trace (a log line that announces the failure, a date).
     let start = trace.span.start.min(input.len());
-    let before = preceding_lines(input, start, 3);
+    let before = preceding_lines(input, start, 3, above_from);
     if task.is_none() {
         // A Flink task thread in a thread dump is named after its task.
         task = trace
@@ -175,9 +179,12 @@ fn task_from(c: &regex::Captures<'_>) -> Task {
 const AROUND_BYTES: usize = 16 * 1024;
 
 /// The text from the start of the `n`-th line above `offset` up to the end of `offset`'s line,
-/// within [`AROUND_BYTES`] on each side.
-fn preceding_lines(input: &str, offset: usize, n: usize) -> &str {
-    let lo = crate::span::floor_char_boundary(input, offset.saturating_sub(AROUND_BYTES));
+/// within [`AROUND_BYTES`] on each side and not before `floor` (a byte offset; one past
+/// `offset` is read as 0).
+fn preceding_lines(input: &str, offset: usize, n: usize, floor: usize) -> &str {
+    let floor = if floor <= offset { floor } else { 0 };
+    let lo =
+        crate::span::floor_char_boundary(input, offset.saturating_sub(AROUND_BYTES).max(floor));
     let hi = crate::span::ceil_char_boundary(input, offset.saturating_add(AROUND_BYTES));
     let mut begin = input[lo..offset].rfind('\n').map_or(lo, |i| lo + i + 1);
     for _ in 0..n {
@@ -245,7 +252,7 @@ mod tests {
     fn reads_task_and_checkpoint_from_a_wrapped_message() {
         let input = "2021-08-18 06:18:37\njava.io.IOException: Could not perform checkpoint 575 for operator\nSource: a -> b (b)\n(18/60)#0.\n\tat x.Y.z(Y.java:1)\n";
         let parsed = crate::parse::parse(input);
-        let ctx = read(input, &parsed.traces[0]);
+        let ctx = read(input, &parsed.traces[0], 0);
         assert_eq!(ctx.checkpoint_id, Some(575));
         let task = ctx.task.unwrap();
         assert_eq!(task.operators, ["Source: a", "b (b)"]);
@@ -257,9 +264,27 @@ mod tests {
     }
 
     #[test]
+    fn the_lines_above_stop_at_the_trace_before() {
+        // Two traces in one paste: the first on a dated log line, the second right under its
+        // frames. The second's time and task are unknown, not the first one's.
+        let input = "2021-08-18 06:18:37,100 WARN  org.apache.flink.runtime.taskmanager.Task [] - Map (1/2)#0 (0123456789abcdef0123456789abcdef) switched from RUNNING to FAILED.\n\
+                     java.lang.IllegalStateException: one\n\tat a.B.c(B.java:1)\n\
+                     java.lang.RuntimeException: two\n\tat d.E.f(E.java:2)\n";
+        let parsed = crate::parse::parse(input);
+        assert_eq!(parsed.traces.len(), 2);
+        let first = read(input, &parsed.traces[0], 0);
+        assert_eq!(first.time.as_deref(), Some("2021-08-18 06:18:37,100"));
+        assert_eq!(first.task.map(|t| t.name).as_deref(), Some("Map"));
+        let second = read(input, &parsed.traces[1], parsed.traces[0].span.end);
+        assert_eq!(second, Context::default());
+        // Read without the bound, the second trace took the first one's log line.
+        assert!(read(input, &parsed.traces[1], 0).time.is_some());
+    }
+
+    #[test]
     fn nothing_known_gives_none() {
         let input = "java.lang.RuntimeException: boom\n\tat x.Y.z(Y.java:1)\n";
-        let ctx = read(input, &crate::parse::parse(input).traces[0]);
+        let ctx = read(input, &crate::parse::parse(input).traces[0], 0);
         assert_eq!(ctx, Context::default());
     }
 
@@ -276,7 +301,7 @@ mod tests {
             let input = format!("{line}\njava.lang.RuntimeException: x\n\tat a.B.c(B.java:1)\n");
             let parsed = crate::parse::parse(&input);
             let t = parsed.traces.iter().find(|t| t.throwables[0].class == "java.lang.RuntimeException").unwrap();
-            let task = read(&input, t).task.unwrap_or_else(|| panic!("no task from {line}"));
+            let task = read(&input, t, 0).task.unwrap_or_else(|| panic!("no task from {line}"));
             assert_eq!((task.name.as_str(), task.attempt), (name, attempt), "{line}");
         }
     }

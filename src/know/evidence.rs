@@ -334,13 +334,19 @@ fn line_start(input: &str, at: usize) -> usize {
 /// Evidence from the log lines right around the trace: the trace's first line (a log prefix
 /// before the header) and the line just above it, and each line's prefix within the trace
 /// (Docker Compose, Kubernetes).
-fn around(input: &str, trace: &Trace) -> Option<Evidence> {
+fn around(input: &str, trace: &Trace, above_from: usize) -> Option<Evidence> {
     let start = trace.span.start.min(input.len());
-    let first_line = line_start(input, start);
+    let above_from = if above_from <= start {
+        crate::span::floor_char_boundary(input, above_from)
+    } else {
+        0
+    };
+    let first_line = line_start(input, start).max(above_from);
     // A line above only when the trace's line really starts after a line break (not where
-    // `line_start` stopped looking back, possibly after half of a character).
-    let above = if first_line > 0 && input.as_bytes()[first_line - 1] == b'\n' {
-        let prev = line_start(input, first_line - 1);
+    // `line_start` stopped looking back, possibly after half of a character), and not inside
+    // the trace before.
+    let above = if first_line > above_from && input.as_bytes()[first_line - 1] == b'\n' {
+        let prev = line_start(input, first_line - 1).max(above_from);
         let text = &input[prev..first_line - 1];
         (!text.trim().is_empty()).then_some(prev)
     } else {
@@ -628,9 +634,10 @@ pub fn could_be_flinks(input: &str, trace: &Trace) -> bool {
 }
 
 /// All the evidence for `trace` in `input` (the text it was parsed from): from the trace
-/// itself first, then from the log lines around it. At most one piece of each source; empty
-/// when nothing shows Flink.
-pub fn gather(input: &str, trace: &Trace) -> Vec<Evidence> {
+/// itself first, then from the log lines around it, read from byte `above_from` on (the end of
+/// the trace before it, 0 for the first: another trace's frames are not this one's log). At
+/// most one piece of each source; empty when nothing shows Flink.
+pub fn gather(input: &str, trace: &Trace, above_from: usize) -> Vec<Evidence> {
     let mut out = Vec::new();
     if let Some(e) = in_trace(trace) {
         out.push(e);
@@ -639,7 +646,7 @@ pub fn gather(input: &str, trace: &Trace) -> Vec<Evidence> {
     // that software's, whatever log it was pasted under.
     let foreign = out.is_empty() && shows_other_platform(trace);
     if !foreign {
-        if let Some(e) = around(input, trace) {
+        if let Some(e) = around(input, trace, above_from) {
             out.push(e);
         }
     }
@@ -659,7 +666,7 @@ mod tests {
 
     fn first(input: &str) -> Vec<Evidence> {
         let t = &crate::parse::parse(input).traces[0];
-        gather(input, t)
+        gather(input, t, 0)
     }
 
     #[test]
@@ -674,7 +681,7 @@ mod tests {
                 "é".repeat(5000)
             );
             for t in &crate::parse::parse(&input).traces {
-                let _ = gather(&input, t);
+                let _ = gather(&input, t, 0);
             }
         }
     }
