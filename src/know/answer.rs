@@ -164,11 +164,25 @@ pub struct NoRuleAnswer {
 }
 
 /// The phase a frame shows, by its method and class names; [`phase`] takes the first frame that
-/// shows one, innermost first.
+/// shows one, innermost first. The lifecycle and function names any class may have (`open`,
+/// `close`, `map`, …) tell a phase only on a class of Flink, a connector or the job: the JDK's
+/// `FileInputStream.open` under a `map` opens a file while the record is processed, and a
+/// library's `close` is not the operator's.
 fn phase_of_frame(class: &str, method: &str) -> Option<Phase> {
     let m = method;
     let simple = class.rsplit('.').next().unwrap_or(class);
     let flink = class.starts_with("org.apache.flink.");
+    const GENERIC: [&str; 9] = [
+        "open", "close", "finish", "dispose", "map", "flatMap", "filter", "reduce", "apply",
+    ];
+    if GENERIC.contains(&m)
+        && matches!(
+            crate::component::kind_of_class(class),
+            crate::component::ComponentKind::Jdk | crate::component::ComponentKind::Library
+        )
+    {
+        return None;
+    }
     if m.starts_with("notifyCheckpointComplete") {
         return Some(Phase::CheckpointComplete);
     }
@@ -813,6 +827,18 @@ mod tests {
         assert_eq!(a.component.id, "user-code");
         assert_eq!(a.thrower, Some((0, 2)));
         assert_eq!(a.phase.unwrap().phase, Phase::Processing);
+    }
+
+    #[test]
+    fn a_jdk_or_library_method_named_like_a_lifecycle_step_is_not_the_phase() {
+        // A helper's try-out: a file opened in a `map` read as "while opening an operator".
+        let t = trace("java.io.FileNotFoundException: /data/lookup/users.csv (No such file or directory)\n\tat java.io.FileInputStream.open0(Native Method)\n\tat java.io.FileInputStream.open(FileInputStream.java:195)\n\tat java.io.FileInputStream.<init>(FileInputStream.java:138)\n\tat com.acme.jobs.EnrichMapper.map(EnrichMapper.java:41)\n\tat org.apache.flink.streaming.api.operators.StreamMap.processElement(StreamMap.java:38)\n");
+        let p = phase(&t).unwrap();
+        assert_eq!((p.phase, p.frame), (Phase::Processing, 3));
+        // A library's close, under the operator's open: the phase is the open.
+        let t = trace("java.io.IOException: x\n\tat org.apache.kafka.clients.producer.KafkaProducer.close(KafkaProducer.java:1)\n\tat com.acme.MyRichMapper.open(MyRichMapper.java:9)\n\tat org.apache.flink.api.common.functions.util.FunctionUtils.openFunction(FunctionUtils.java:34)\n");
+        let p = phase(&t).unwrap();
+        assert_eq!((p.phase, p.frame), (Phase::Open, 1));
     }
 
     #[test]
