@@ -61,12 +61,18 @@ struct Json {
     parents: std::collections::HashMap<usize, usize>,
     /// Object `{` → indices (into `lits`) of its own keys, in order.
     keys: std::collections::HashMap<usize, Vec<usize>>,
+    /// Where the JSON ends: the text's end, or where JSON cut short stops ([`structure`]).
+    end: usize,
 }
 
 impl Json {
-    /// Just past the `}` of the object opened at `open`, or the end of `text`.
+    /// Just past the `}` of the object opened at `open`, or where the JSON ends (the end of
+    /// `text`, or where JSON cut short stops).
     fn end_of(&self, open: usize, text: &str) -> usize {
-        self.closes.get(&open).copied().unwrap_or(text.len())
+        self.closes
+            .get(&open)
+            .copied()
+            .unwrap_or(self.end.min(text.len()))
     }
 
     /// The literal starting at byte `start`, if any.
@@ -367,15 +373,79 @@ fn looks_like_class(s: &str) -> bool {
         })
 }
 
-/// Reads the text's JSON structure in one pass (see [`Json`]); brackets inside strings are
-/// skipped, and a text cut inside the JSON leaves its open objects without a close.
+/// Reads the text's JSON structure (see [`Json`]); brackets inside strings are skipped, and a
+/// text cut inside the JSON leaves its open objects without a close. JSON cut short and followed
+/// by other text (a paste of a cut JSON document, then a trace) ends at the last line that still
+/// looks like JSON ([`json_lines_end`]), read again up to there: the text after it is not the
+/// JSON's (it was swallowed as the open object's, with the traces in it).
 fn structure(text: &str) -> Json {
+    let json = scan(text);
+    if let Some(open) = json.unclosed {
+        let cut = json_lines_end(text, open);
+        if cut < text.len() {
+            let mut again = scan(&text[..cut]);
+            again.json.end = cut;
+            return again.json;
+        }
+    }
+    json.json
+}
+
+/// The end of the last line of JSON from the line after `open`'s ([`json_like_line`]; blank
+/// lines do not end it); the first line that is not (a trace's header, a log line) ends it, and
+/// the end of the text when there is none.
+/// Pretty-printed JSON (Jackson, the Kubernetes Operator's status) has one token or key a line.
+fn json_lines_end(text: &str, open: usize) -> usize {
+    let Some(first_break) = text[open..].find('\n').map(|i| open + i) else {
+        return text.len();
+    };
+    // The end of the last line of JSON; blank lines go on without ending or extending it.
+    let mut end = first_break;
+    let mut at = first_break + 1;
+    for line in text[first_break + 1..].split_inclusive('\n') {
+        let t = line.trim();
+        if !t.is_empty() {
+            if !json_like_line(t) {
+                return end;
+            }
+            end = at + line.trim_end_matches(['\n', '\r']).len();
+        }
+        at += line.len();
+    }
+    text.len()
+}
+
+/// Whether a trimmed line can be a line of pretty-printed JSON: blank, or starting with a string,
+/// a bracket, `,` or `:`, or a value alone (a number, `true`, `false`, `null`) and what may follow
+/// it (`,`, closing brackets). A date (`2021-08-18 06:18:37`) is not.
+fn json_like_line(t: &str) -> bool {
+    if t.is_empty() || t.starts_with(['"', '{', '}', '[', ']', ',', ':']) {
+        return true;
+    }
+    let value = t.trim_end_matches([',', ']', '}', ' ', '\t']);
+    matches!(value, "true" | "false" | "null")
+        || (!value.is_empty()
+            && value.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+            && value
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+}
+
+/// [`scan`]'s result: the structure, and the first object left open at the end, if any.
+struct Scanned {
+    json: Json,
+    unclosed: Option<usize>,
+}
+
+/// One pass over `text` for [`structure`].
+fn scan(text: &str) -> Scanned {
     let bytes = text.as_bytes();
     let mut json = Json {
         lits: Vec::new(),
         closes: std::collections::HashMap::new(),
         parents: std::collections::HashMap::new(),
         keys: std::collections::HashMap::new(),
+        end: text.len(),
     };
     // Open `{` and `[` (the byte, its position).
     let mut stack: Vec<(u8, usize)> = Vec::new();
@@ -431,7 +501,8 @@ fn structure(text: &str) -> Json {
         }
         i += 1;
     }
-    json
+    let unclosed = stack.iter().find(|(b, _)| *b == b'{').map(|&(_, at)| at);
+    Scanned { json, unclosed }
 }
 
 #[cfg(test)]
@@ -463,6 +534,49 @@ mod tests {
             "\tat org.apache.flink.kubernetes.operator.controller.FlinkDeploymentController.reconcile(FlinkDeploymentController.java:133)"
         );
         assert_eq!(lines.len(), 3, "two whole frames before the cut: {lines:?}");
+    }
+
+    #[test]
+    fn json_cut_short_ends_where_the_text_after_it_stops_looking_like_json() {
+        // A helper's try-out: the cut status error above, then the flagship trace pasted under
+        // it. The JSON object, never closed, took the rest of the text: the trace was not read.
+        let json = include_str!(
+            "../../tests/corpus/deployment/d-k8s-operator-cr-error-json-local-scheme.txt"
+        );
+        let input = format!("{json}\n\n{}", include_str!("../../tests/cases/seed.txt"));
+        let found = documents(&Document::plain(&input));
+        assert_eq!(found.len(), 1);
+        let (doc, open, close) = &found[0];
+        assert_eq!(doc.text.lines().count(), 3, "{}", doc.text);
+        // From its `{` (after the post's code fence) to the end of its last line.
+        assert_eq!((*open, *close), (3, json.trim_end().len()));
+        for (line, json_like) in [
+            ("\"lineNumber\": 133,", true),
+            ("133,", true),
+            ("-1.5e3 ]},", true),
+            ("null", true),
+            ("2021-08-18 06:18:37", false),
+            ("java.io.IOException: x", false),
+            ("nullable", false),
+        ] {
+            assert_eq!(json_like_line(line), json_like, "{line}");
+        }
+        let parsed = crate::parse::parse(&input);
+        let classes: Vec<&str> = parsed
+            .traces
+            .iter()
+            .map(|t| t.throwables[0].class.as_str())
+            .collect();
+        assert_eq!(
+            classes,
+            [
+                "org.apache.flink.kubernetes.operator.exception.ReconciliationException",
+                "java.io.IOException"
+            ]
+        );
+        // Lines of JSON go on past blank ones and bracket-only ones; a cut JSON alone keeps the
+        // whole text, as before.
+        assert_eq!(json_lines_end(json, 0), json.len());
     }
 
     #[test]
