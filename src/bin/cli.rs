@@ -287,7 +287,9 @@ fn link_read(link: &str, json: bool) -> ExitCode {
             eprintln!("trace-doctor: {e}");
             match e.into_recovered() {
                 Some(r) => {
-                    eprintln!("trace-doctor: warning: printing only the part that could be restored ({} of {} bytes)", r.bytes, r.total_bytes);
+                    if r.bytes < r.total_bytes {
+                        eprintln!("trace-doctor: warning: printing only the part that could be restored ({} of {} bytes)", r.bytes, r.total_bytes);
+                    }
                     (r.state, ExitCode::from(2))
                 }
                 None => return ExitCode::from(2),

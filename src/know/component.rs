@@ -450,6 +450,14 @@ const TABLE: &[(&str, &str, &str, &str, ComponentKind)] = &[
         ComponentKind::Connector,
     ),
     (
+        // Another platform (a trace of Spark is not a Flink job's): named, with its tracker.
+        "org.apache.spark.",
+        "spark",
+        "Apache Spark",
+        "https://issues.apache.org/jira/projects/SPARK",
+        ComponentKind::Library,
+    ),
+    (
         "org.apache.kafka.",
         "kafka-client",
         "Apache Kafka's client",

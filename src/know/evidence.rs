@@ -514,11 +514,18 @@ const OTHER_PLATFORMS: &[&str] = &[
 ];
 
 fn shows_other_platform(trace: &Trace) -> bool {
-    let other = |c: &str| OTHER_PLATFORMS.iter().any(|p| c.starts_with(p));
+    other_platform(trace).is_some()
+}
+
+/// The package of the first class or frame of `trace` that belongs to another JVM platform
+/// ([`OTHER_PLATFORMS`]: Spark, Kafka Streams, Beam's own runners, …): a trace of that software,
+/// not of a Flink job, whatever else it shows. `None` when there is none.
+pub fn other_platform(trace: &Trace) -> Option<&'static str> {
+    let other = |c: &str| OTHER_PLATFORMS.iter().copied().find(|p| c.starts_with(p));
     trace
         .throwables
         .iter()
-        .any(|t| other(&t.class) || t.frames.iter().any(|f| other(&f.class)))
+        .find_map(|t| other(&t.class).or_else(|| t.frames.iter().find_map(|f| other(&f.class))))
 }
 
 /// Marks of other JVM software looked for anywhere in a text when a trace shows nothing of

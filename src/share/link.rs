@@ -217,11 +217,18 @@ impl LinkError {
     }
 }
 
-/// `; restored the first 40 lines (1234 of 5678 bytes) of the text` or `; nothing could be
-/// restored`.
+/// `; restored the first 40 lines (1234 of 5678 bytes) of the text`, `, but the whole text was
+/// restored (40 lines, 5678 bytes)` or `; nothing could be restored`.
 fn restored(r: Option<&Recovered>) -> String {
     match r {
         Some(r) if r.bytes == 0 => "; only its settings were restored, none of the text".to_owned(),
+        // Cut after the text's last checked piece: only the stream's end was lost.
+        Some(r) if r.bytes == r.total_bytes => format!(
+            ", but the whole text was restored ({} line{}, {} bytes)",
+            r.lines,
+            if r.lines == 1 { "" } else { "s" },
+            r.bytes
+        ),
         Some(r) => format!(
             "; restored the first {} line{} ({} of {} bytes) of the text",
             r.lines,
@@ -495,9 +502,11 @@ pub fn decode(payload_or_url: &str) -> Result<SharedState, LinkError> {
             limit: MAX_TEXT_BYTES,
             recovered: if altered { None } else { recovered },
         }),
+        // A character that cannot be in a link is named wherever the data went wrong (a link
+        // typed or pasted with junk in it fails its header or a checksum before its end).
         _ if altered => Err(LinkError::Corrupted {
-            position: None,
-            found: None,
+            position: bad.map(|(p, _)| p),
+            found: bad.map(|(_, c)| c),
             recovered,
         }),
         // The data ended early: the link was cut (or a bad character cut it).
@@ -512,8 +521,8 @@ pub fn decode(payload_or_url: &str) -> Result<SharedState, LinkError> {
         // Invalid deflate data or a checksum mismatch: a character was changed; what was
         // inflated before the failure may already be wrong.
         _ => Err(LinkError::Corrupted {
-            position: None,
-            found: None,
+            position: bad.map(|(p, _)| p),
+            found: bad.map(|(_, c)| c),
             recovered: None,
         }),
     }
@@ -1005,6 +1014,45 @@ mod tests {
         assert!(
             e.to_string()
                 .starts_with(&format!("The link is damaged at character {}", at + 1)),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_link_cut_after_its_text_says_the_whole_text_is_back() {
+        // A helper's try-out: five characters cut off the end read "restored the first 61
+        // lines (6038 of 6038 bytes)", a cut link that has it all.
+        let s = state(crate::FLAGSHIP_EXAMPLE);
+        let url = link("https://x/", &s);
+        let e = decode(&url[..url.len() - 5]).unwrap_err();
+        let LinkError::Truncated { recovered: Some(r) } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(r.state.text, s.text);
+        let msg = e.to_string();
+        assert!(msg.contains(", but the whole text was restored ("), "{msg}");
+        assert!(!msg.contains("the first"), "{msg}");
+    }
+
+    #[test]
+    fn junk_that_fails_before_its_bad_character_is_named_by_it() {
+        // A helper's try-out: `#/s/1.notbase64!!` was "changed somewhere (its checksum does
+        // not match)"; the `!` is what cannot be in a link.
+        let e = decode("https://x/#/s/1.notbase64!!").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                LinkError::Corrupted {
+                    position: Some(26),
+                    found: Some('!'),
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("The link is damaged at character 26"),
             "{e}"
         );
     }

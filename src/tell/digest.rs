@@ -556,7 +556,8 @@ fn trace_digest(
             .unwrap_or_default(),
         quote,
         marks,
-        flink_version: (!version.is_empty() && version != "unknown").then(|| version.clone()),
+        flink_version: (!version.is_empty() && version != "unknown")
+            .then(|| crate::lang::version_summary(version, lang)),
         flink: t.exceptions.iter().any(|e| {
             e.class.starts_with("org.apache.flink.")
                 || e.frames.iter().any(|f| f.group == FrameGroup::Flink)

@@ -1414,6 +1414,28 @@ pub fn step_note(
     ))
 }
 
+/// The Flink version as read ([`crate::version::FlinkVersion::summary`]) in `lang`. The summary
+/// is releases and ranges (`1.13.0 – 1.13.2`, language-neutral) or one of the English forms of
+/// `version::describe`: `unknown`, `<v> or later`, `before <v>`, `<v> or earlier`.
+pub fn version_summary(summary: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return summary.to_owned();
+    }
+    if summary == "unknown" {
+        return "未知".to_owned();
+    }
+    if let Some(v) = summary.strip_suffix(" or later") {
+        return format!("{v} 或更高");
+    }
+    if let Some(v) = summary.strip_suffix(" or earlier") {
+        return format!("{v} 或更早");
+    }
+    if let Some(v) = summary.strip_prefix("before ") {
+        return format!("{v} 之前");
+    }
+    summary.to_owned()
+}
+
 /// What is said first about a text cut before its root cause ([`crate::cut::Cut::sentence`]),
 /// in `lang`: one Markdown paragraph with a bold lead and code spans.
 pub fn cut_sentence(cut: &crate::cut::Cut, trace: &crate::model::Trace, lang: Lang) -> String {
@@ -1452,6 +1474,21 @@ pub fn cut_sentence(cut: &crate::cut::Cut, trace: &crate::model::Trace, lang: La
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_version_as_read_is_said_in_chinese_too() {
+        // A helper's try-out: the Chinese page said "Flink 版本 unknown".
+        for (en, zh) in [
+            ("unknown", "未知"),
+            ("1.11 or later", "1.11 或更高"),
+            ("before 2.0", "2.0 之前"),
+            ("1.12.7 or earlier", "1.12.7 或更早"),
+            ("1.13.0 – 1.13.2", "1.13.0 – 1.13.2"),
+        ] {
+            assert_eq!(version_summary(en, Lang::Zh), zh);
+            assert_eq!(version_summary(en, Lang::En), en);
+        }
+    }
 
     #[test]
     fn every_key_has_a_chinese_text_of_its_own() {

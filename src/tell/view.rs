@@ -766,7 +766,7 @@ fn trace_view(
         facts.push(Fact {
             key: "version".into(),
             label: m.fact_version.into(),
-            value: d.flink_version.summary.clone(),
+            value: crate::lang::version_summary(&d.flink_version.summary, lang),
         });
     }
     let findings = d
@@ -850,13 +850,19 @@ fn trace_view(
             .then(|| crate::frames::search_terms(t))
             .filter(|s| !s.trim().is_empty()),
         searches: if d.findings.is_empty() && t.thread.is_none() {
-            searches_in(
+            let all = searches_in(
                 &crate::frames::search_terms(t),
                 d.answer
                     .as_ref()
                     .and_then(|a| a.component.tracker.as_deref()),
                 lang,
-            )
+            );
+            // A trace of another platform (Spark's) is not asked about on Flink's lists.
+            if !d.flink && crate::evidence::other_platform(t).is_some() {
+                all.into_iter().filter(|(_, url)| !is_flinks(url)).collect()
+            } else {
+                all
+            }
         } else {
             Vec::new()
         },
@@ -894,6 +900,11 @@ fn trace_view(
             }
         },
     }
+}
+
+/// Whether a search of [`searches_in`] is in Flink's own archives or JIRA.
+fn is_flinks(url: &str) -> bool {
+    url.contains("flink.apache.org") || url.contains("project%20%3D%20FLINK%20")
 }
 
 /// Flink's JIRA project page, as the component table names it.
@@ -1502,6 +1513,33 @@ mod search_tests {
         assert_eq!(searches("\"X\"", Some(FLINK_JIRA_PROJECT)).len(), 3);
         let cdc = "https://issues.apache.org/jira/projects/FLINK (component Flink CDC)";
         assert_eq!(searches("\"X\"", Some(cdc)).len(), 3);
+    }
+
+    #[test]
+    fn a_trace_of_another_platform_is_searched_for_there_not_on_flinks_lists() {
+        // A helper's try-out: a Spark executor's error (a real post, tests/corpus/control) was
+        // sent to user@flink.apache.org and Flink's JIRA, its thrower "the library in
+        // `org.apache.spark`".
+        let input = include_str!(
+            "../../tests/corpus/control/d-spark-k8s-executor-heartbeater-error-sending.txt"
+        );
+        let model = build(input, &crate::diagnose::diagnose(input));
+        let spark = model
+            .traces
+            .iter()
+            .find(|t| t.root_cause.starts_with("org.apache.spark.SparkException"))
+            .expect("the Spark trace");
+        let urls: Vec<&str> = spark.searches.iter().map(|(_, u)| u.as_str()).collect();
+        assert!(!urls.is_empty());
+        assert!(urls.iter().all(|u| !is_flinks(u)), "{urls:?}");
+        assert!(
+            urls.iter().any(|u| u.contains("project%20%3D%20SPARK")),
+            "{urls:?}"
+        );
+        assert_eq!(
+            spark.answer.as_ref().map(|(id, _)| id.as_str()),
+            Some("spark")
+        );
     }
 }
 

@@ -459,11 +459,11 @@ mod tests {
     #[test]
     fn made_up_component_names_are_translated_and_proper_names_kept() {
         let t = trace(
-            "java.lang.IllegalStateException: x\n\tat org.apache.spark.Foo.bar(Foo.java:1)\n",
+            "java.lang.IllegalStateException: x\n\tat io.grpc.internal.Foo.bar(Foo.java:1)\n",
         );
         let a = answer::answer(&t, false, None).expect("an answer");
         let zh = no_rule_sentences(&a, &t, Lang::Zh).join("\n");
-        assert!(zh.contains("`org.apache.spark` 中的库"), "{zh}");
+        assert!(zh.contains("`io.grpc.internal` 中的库"), "{zh}");
         let t = trace("org.apache.kafka.common.errors.TimeoutException: Timeout expired\n");
         let a = answer::answer(&t, false, None).expect("an answer");
         assert!(no_rule_sentences(&a, &t, Lang::Zh)[0].contains(&a.component.name));
