@@ -80,11 +80,11 @@ fn timestamp() -> &'static Regex {
 }
 
 /// Reads the context of `trace` from its messages and from the lines of `input` just above it.
-#[inline(never)]
 ///
 /// `above_from` is the byte offset in `input` where the text above the trace may begin: the end
 /// of the trace before it in the same text (0 for the first), so that a log line of one trace
 /// never gives another its task or its time.
+#[inline(never)]
 pub fn read(input: &str, trace: &Trace, above_from: usize) -> Context {
     let chain = trace.cause_chain();
     let messages: Vec<String> = chain

@@ -530,12 +530,21 @@ fn released_after(k: &Knowledge, v: Version, date: &str) -> bool {
     })
 }
 
+/// [`FlinkVersion::summary`] when nothing bounds the version.
+pub const SUMMARY_UNKNOWN: &str = "unknown";
+/// After a release in [`FlinkVersion::summary`]: `1.11 or later`.
+pub const SUMMARY_OR_LATER: &str = " or later";
+/// After a release in [`FlinkVersion::summary`]: `1.12.7 or earlier`.
+pub const SUMMARY_OR_EARLIER: &str = " or earlier";
+/// Before a release in [`FlinkVersion::summary`]: `before 2.0`.
+pub const SUMMARY_BEFORE: &str = "before ";
+
 /// The range `vs` (sorted, known releases) in words, with its bounds: a side is bounded only when
 /// the oldest or the newest known release is ruled out.
 fn describe(k: &Knowledge, vs: &[Version]) -> (Option<Version>, Option<Version>, String) {
     let all: Vec<Version> = k.releases.iter().map(|(v, _)| *v).collect();
     let (Some(&lo), Some(&hi)) = (vs.first(), vs.last()) else {
-        return (None, None, "unknown".to_owned());
+        return (None, None, SUMMARY_UNKNOWN.to_owned());
     };
     let lower = all.first().is_some_and(|f| lo > *f);
     let upper = all.last().is_some_and(|l| hi < *l);
@@ -552,16 +561,16 @@ fn describe(k: &Knowledge, vs: &[Version]) -> (Option<Version>, Option<Version>,
             };
             (Some(lo), Some(hi), words)
         }
-        (true, false) => (Some(lo), None, format!("{} or later", short(lo))),
+        (true, false) => (Some(lo), None, format!("{}{SUMMARY_OR_LATER}", short(lo))),
         (false, true) => {
             let next = all.iter().find(|v| **v > hi);
             let words = match next {
-                Some(n) if n.2 == 0 => format!("before {}.{}", n.0, n.1),
-                _ => format!("{hi} or earlier"),
+                Some(n) if n.2 == 0 => format!("{SUMMARY_BEFORE}{}.{}", n.0, n.1),
+                _ => format!("{hi}{SUMMARY_OR_EARLIER}"),
             };
             (None, Some(hi), words)
         }
-        (false, false) => (None, None, "unknown".to_owned()),
+        (false, false) => (None, None, SUMMARY_UNKNOWN.to_owned()),
     }
 }
 

@@ -556,7 +556,7 @@ fn trace_digest(
             .unwrap_or_default(),
         quote,
         marks,
-        flink_version: (!version.is_empty() && version != "unknown")
+        flink_version: (!version.is_empty() && version != crate::version::SUMMARY_UNKNOWN)
             .then(|| crate::lang::version_summary(version, lang)),
         flink: t.exceptions.iter().any(|e| {
             e.class.starts_with("org.apache.flink.")

@@ -1415,22 +1415,24 @@ pub fn step_note(
 }
 
 /// The Flink version as read ([`crate::version::FlinkVersion::summary`]) in `lang`. The summary
-/// is releases and ranges (`1.13.0 – 1.13.2`, language-neutral) or one of the English forms of
-/// `version::describe`: `unknown`, `<v> or later`, `before <v>`, `<v> or earlier`.
+/// is releases and ranges (`1.13.0 – 1.13.2`, language-neutral) or one of the English forms
+/// `version` writes with its `SUMMARY_*` words: `unknown`, `<v> or later`, `before <v>`,
+/// `<v> or earlier`.
 pub fn version_summary(summary: &str, lang: Lang) -> String {
+    use crate::version::{SUMMARY_BEFORE, SUMMARY_OR_EARLIER, SUMMARY_OR_LATER, SUMMARY_UNKNOWN};
     if lang == Lang::En {
         return summary.to_owned();
     }
-    if summary == "unknown" {
+    if summary == SUMMARY_UNKNOWN {
         return "未知".to_owned();
     }
-    if let Some(v) = summary.strip_suffix(" or later") {
+    if let Some(v) = summary.strip_suffix(SUMMARY_OR_LATER) {
         return format!("{v} 或更高");
     }
-    if let Some(v) = summary.strip_suffix(" or earlier") {
+    if let Some(v) = summary.strip_suffix(SUMMARY_OR_EARLIER) {
         return format!("{v} 或更早");
     }
-    if let Some(v) = summary.strip_prefix("before ") {
+    if let Some(v) = summary.strip_prefix(SUMMARY_BEFORE) {
         return format!("{v} 之前");
     }
     summary.to_owned()

@@ -828,6 +828,10 @@ fn trace_view(
             })
         })
         .collect();
+    // What to search for when no rule explains the trace (read once: the card and its links).
+    let search_terms = (d.findings.is_empty() && t.thread.is_none())
+        .then(|| crate::frames::search_terms(t))
+        .filter(|s| !s.trim().is_empty());
     TraceView {
         dom_id: format!("{prefix}t{number}"),
         number,
@@ -846,26 +850,21 @@ fn trace_view(
             .as_ref()
             .map(|th| (th.name.clone(), th.state.clone())),
         numbered: numbered(t, index),
-        search_terms: (d.findings.is_empty() && t.thread.is_none())
-            .then(|| crate::frames::search_terms(t))
-            .filter(|s| !s.trim().is_empty()),
-        searches: if d.findings.is_empty() && t.thread.is_none() {
-            let all = searches_in(
-                &crate::frames::search_terms(t),
-                d.answer
-                    .as_ref()
-                    .and_then(|a| a.component.tracker.as_deref()),
-                lang,
-            );
-            // A trace of another platform (Spark's) is not asked about on Flink's lists.
-            if !d.flink && crate::evidence::other_platform(t).is_some() {
-                all.into_iter().filter(|(_, url)| !is_flinks(url)).collect()
-            } else {
-                all
-            }
-        } else {
-            Vec::new()
-        },
+        searches: search_terms
+            .as_deref()
+            .map(|terms| {
+                searches_in(
+                    terms,
+                    d.answer
+                        .as_ref()
+                        .and_then(|a| a.component.tracker.as_deref()),
+                    // A trace of another platform (Spark's) is not asked about on Flink's lists.
+                    d.flink || crate::evidence::other_platform(t).is_none(),
+                    lang,
+                )
+            })
+            .unwrap_or_default(),
+        search_terms,
         answer: d.answer.as_ref().map(|a| {
             (
                 a.component.id.clone(),
@@ -902,11 +901,6 @@ fn trace_view(
     }
 }
 
-/// Whether a search of [`searches_in`] is in Flink's own archives or JIRA.
-fn is_flinks(url: &str) -> bool {
-    url.contains("flink.apache.org") || url.contains("project%20%3D%20FLINK%20")
-}
-
 /// Flink's JIRA project page, as the component table names it.
 const FLINK_JIRA_PROJECT: &str = "https://issues.apache.org/jira/projects/FLINK";
 
@@ -915,11 +909,17 @@ const FLINK_JIRA_PROJECT: &str = "https://issues.apache.org/jira/projects/FLINK"
 /// JIRA project or GitHub repository's issues for `tracker` (Flink's JIRA when it is none or
 /// Flink's). Empty terms give no searches.
 pub fn searches(terms: &str, tracker: Option<&str>) -> Vec<(String, String)> {
-    searches_in(terms, tracker, Lang::En)
+    searches_in(terms, tracker, true, Lang::En)
 }
 
-/// [`searches`] with their labels in `lang`.
-pub fn searches_in(terms: &str, tracker: Option<&str>, lang: Lang) -> Vec<(String, String)> {
+/// [`searches`] with their labels in `lang`; Flink's archives and JIRA only when `flinks` (a
+/// trace of another platform is searched for in its own tracker alone).
+pub fn searches_in(
+    terms: &str,
+    tracker: Option<&str>,
+    flinks: bool,
+    lang: Lang,
+) -> Vec<(String, String)> {
     let zh = lang == Lang::Zh;
     if terms.trim().is_empty() {
         return Vec::new();
@@ -937,30 +937,33 @@ pub fn searches_in(terms: &str, tracker: Option<&str>, lang: Lang) -> Vec<(Strin
             "https://issues.apache.org/jira/issues/?jql=project%20%3D%20{key}%20AND%20text%20~%20%22{words}%22"
         )
     };
-    let mut out = vec![
-        (
-            if zh {
-                "user@flink.apache.org 邮件归档"
-            } else {
-                "the user@flink.apache.org archive"
-            }
-            .to_owned(),
-            format!("https://lists.apache.org/list?user@flink.apache.org:lte=120M:{q}"),
-        ),
-        (
-            if zh {
-                "user-zh@flink.apache.org 邮件归档"
-            } else {
-                "the user-zh@flink.apache.org archive"
-            }
-            .to_owned(),
-            format!("https://lists.apache.org/list?user-zh@flink.apache.org:lte=120M:{q}"),
-        ),
-        (
-            if zh { "Flink 的 JIRA" } else { "Flink's JIRA" }.to_owned(),
-            jira("FLINK"),
-        ),
-    ];
+    let mut out = Vec::new();
+    if flinks {
+        out.extend([
+            (
+                if zh {
+                    "user@flink.apache.org 邮件归档"
+                } else {
+                    "the user@flink.apache.org archive"
+                }
+                .to_owned(),
+                format!("https://lists.apache.org/list?user@flink.apache.org:lte=120M:{q}"),
+            ),
+            (
+                if zh {
+                    "user-zh@flink.apache.org 邮件归档"
+                } else {
+                    "the user-zh@flink.apache.org archive"
+                }
+                .to_owned(),
+                format!("https://lists.apache.org/list?user-zh@flink.apache.org:lte=120M:{q}"),
+            ),
+            (
+                if zh { "Flink 的 JIRA" } else { "Flink's JIRA" }.to_owned(),
+                jira("FLINK"),
+            ),
+        ]);
+    }
     match tracker {
         Some(t) if t != FLINK_JIRA_PROJECT => {
             if let Some(rest) = t.strip_prefix("https://issues.apache.org/jira/projects/") {
@@ -1531,7 +1534,11 @@ mod search_tests {
             .expect("the Spark trace");
         let urls: Vec<&str> = spark.searches.iter().map(|(_, u)| u.as_str()).collect();
         assert!(!urls.is_empty());
-        assert!(urls.iter().all(|u| !is_flinks(u)), "{urls:?}");
+        assert!(
+            urls.iter().all(|u| !u.contains("flink.apache.org")
+                && !u.contains("project%20%3D%20FLINK%20")),
+            "{urls:?}"
+        );
         assert!(
             urls.iter().any(|u| u.contains("project%20%3D%20SPARK")),
             "{urls:?}"
